@@ -1,0 +1,36 @@
+# id_gen: PGXS build of the extension. Tests and tools are built by CMakeLists.txt.
+EXTENSION  = id_gen
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
+
+MODULE_big = id_gen
+OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*.cpp) $(wildcard src/pg/*.cpp)))
+
+# The install script of the current version is assembled from src/sql/*.sql (one file per area);
+# upgrade scripts (id_gen--a--b.sql) are written by hand and committed at the root.
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql
+DATA       = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*--*.sql))
+
+REGRESS      = $(sort $(basename $(notdir $(wildcard sql/*.sql))))
+REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+
+IDGEN_CXXFLAGS = -std=c++17 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-register
+PG_CPPFLAGS    = -I$(srcdir)/src
+PG_CXXFLAGS    = $(IDGEN_CXXFLAGS)
+SHLIB_LINK     = -lstdc++
+EXTRA_CLEAN    = $(DATA_built)
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# PostgreSQL's headers are not ours to warn about.
+override CPPFLAGS := $(patsubst -I$(includedir_server),-isystem $(includedir_server),$(patsubst -I$(includedir_internal),-isystem $(includedir_internal),$(CPPFLAGS)))
+
+# The server is built with LLVM: PGXS also compiles each .cpp to bitcode with clang and its own
+# flags, whose default dialect predates C++17.
+BITCODE_CXXFLAGS += $(IDGEN_CXXFLAGS)
+
+$(DATA_built): $(sort $(wildcard src/sql/*.sql)) $(EXTENSION).control
+	cat $(sort $(wildcard src/sql/*.sql)) > $@
+
+$(OBJS): $(wildcard src/core/*.h src/pg/*.h)

@@ -1,0 +1,52 @@
+# Shared by scripts/*.sh: paths, build, and throwaway PostgreSQL clusters.
+# shellcheck shell=bash
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+[ -x "$PG_CONFIG" ] || PG_CONFIG=$(command -v pg_config)
+PG_BINDIR=$("$PG_CONFIG" --bindir)
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# PostgreSQL refuses to run as root: clusters belong to an unprivileged user.
+if [ "$(id -u)" -eq 0 ]; then
+  PG_OS_USER=${PG_OS_USER:-postgres}
+  id "$PG_OS_USER" >/dev/null 2>&1 || useradd --system --no-create-home "$PG_OS_USER"
+  as_pg() { runuser -u "$PG_OS_USER" -- "$@"; }
+else
+  PG_OS_USER=$(id -un)
+  as_pg() { "$@"; }
+fi
+
+build_extension() {
+  make -C "$ROOT" -s -j"$JOBS" PG_CONFIG="$PG_CONFIG"
+  as_root make -C "$ROOT" -s install PG_CONFIG="$PG_CONFIG" >/dev/null
+}
+
+# start_cluster DIR PORT [postgresql.conf lines...]: initdb + start on a private Unix socket in DIR.
+start_cluster() {
+  local dir=$1 port=$2
+  shift 2
+  mkdir -p "$dir"
+  chmod 755 "$dir"
+  chown "$PG_OS_USER" "$dir" 2>/dev/null || true
+  as_pg "$PG_BINDIR/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
+    || { cat "$dir/initdb.log"; return 1; }
+  {
+    echo "listen_addresses = ''"
+    echo "unix_socket_directories = '$dir'"
+    echo "port = $port"
+    echo "fsync = off"
+    echo "max_connections = 40"
+    echo "shared_buffers = 256MB"
+    echo "max_wal_size = 2GB"
+    for line in "$@"; do echo "$line"; done
+  } | as_pg tee -a "$dir/data/postgresql.conf" >/dev/null
+  as_pg "$PG_BINDIR/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null \
+    || { cat "$dir/server.log"; return 1; }
+}
+
+stop_cluster() {
+  local dir=$1
+  [ -d "$dir/data" ] && as_pg "$PG_BINDIR/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Runs every test layer of id_gen against its own throwaway PostgreSQL cluster and ends with the
+# line "N passed, N failed". Exit status 0 only when nothing failed.
+#   FUZZ_SECONDS   seconds per fuzz target (default 15; run longer by hand)
+set -uo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+FUZZ_SECONDS=${FUZZ_SECONDS:-15}
+
+"$ROOT/scripts/deps.sh" || exit 1
+build_extension || exit 1
+cmake -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
+cmake --build "$ROOT/build" -j"$JOBS" >/dev/null || { cmake --build "$ROOT/build"; exit 1; }
+CLANGXX=$(command -v clang++-14 || command -v clang++)
+cmake -S "$ROOT" -B "$ROOT/build-fuzz" -DCMAKE_CXX_COMPILER="$CLANGXX" -DIDGEN_FUZZ=ON >/dev/null || exit 1
+cmake --build "$ROOT/build-fuzz" -j"$JOBS" >/dev/null || { cmake --build "$ROOT/build-fuzz"; exit 1; }
+
+WORK=$(mktemp -d /tmp/id_gen_test.XXXXXX)
+chmod 755 "$WORK"
+PORT=${IDGEN_TEST_PORT:-54329}
+cleanup() { stop_cluster "$WORK/pg"; [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"; }
+trap cleanup EXIT
+
+start_cluster "$WORK/pg" "$PORT" || { echo "0 passed, 1 failed"; exit 1; }
+export PGHOST="$WORK/pg" PGPORT="$PORT" PGUSER=postgres
+# For the integration tests: where the cluster lives and how to run its tools as its owner.
+export IDGEN_PGDATA="$WORK/pg/data" IDGEN_PG_BINDIR="$PG_BINDIR" IDGEN_PG_OS_USER="$PG_OS_USER" IDGEN_WORK="$WORK"
+
+passed=0
+failed=0
+tally() { # tally LAYER PASSED FAILED
+  echo "== $1: $2 passed, $3 failed"
+  passed=$((passed + $2))
+  failed=$((failed + $3))
+}
+
+# gtest binaries: one count per test case; a crash counts as a failure.
+run_gtest() { # run_gtest LAYER BINARY
+  local log="$WORK/$1.log" rc p f
+  "$2" --gtest_color=no >"$log" 2>&1
+  rc=$?
+  p=$(grep -cE '^\[       OK \]' "$log")
+  f=$(grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$' "$log")
+  grep -E '^\[  FAILED  \]|Failure|error:' "$log" | head -40
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then tail -20 "$log"; f=1; fi
+  tally "$1" "$p" "$f"
+}
+
+echo "== unit (GoogleTest)"
+run_gtest unit "$ROOT/build/unit_tests"
+
+echo "== sql (pg_regress)"
+make -C "$ROOT" -s installcheck PG_CONFIG="$PG_CONFIG" >"$WORK/regress.log" 2>&1
+p=$(grep -cE '\.\.\. ok' "$WORK/regress.log")
+f=$(grep -cE '\.\.\. FAILED' "$WORK/regress.log")
+if [ "$f" -gt 0 ]; then cat "$WORK/regress.log"; head -200 "$ROOT/regression.diffs" 2>/dev/null; fi
+[ "$p" -gt 0 ] || { cat "$WORK/regress.log"; f=$((f + 1)); }
+tally sql "$p" "$f"
+
+echo "== integration (libpqxx)"
+run_gtest integration "$ROOT/build/integration_tests"
+
+echo "== fuzz (libFuzzer, ${FUZZ_SECONDS}s per target)"
+fp=0
+ff=0
+for fz in "$ROOT"/build-fuzz/fuzz_*; do
+  [ -x "$fz" ] || continue
+  name=$(basename "$fz")
+  corpus="$WORK/corpus-$name"
+  mkdir -p "$corpus"
+  seeds="$ROOT/test/fuzz/seeds/${name#fuzz_}"
+  if "$fz" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -print_final_stats=0 \
+       -artifact_prefix="$WORK/$name-" "$corpus" $( [ -d "$seeds" ] && echo "$seeds" ) >"$WORK/$name.log" 2>&1; then
+    fp=$((fp + 1))
+  else
+    ff=$((ff + 1))
+    tail -30 "$WORK/$name.log"
+  fi
+done
+tally fuzz "$fp" "$ff"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

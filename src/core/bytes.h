@@ -1,0 +1,25 @@
+// id_gen core: big-endian loads and stores (IDs are stored big-endian so byte order = order).
+#pragma once
+
+#include <cstdint>
+
+namespace idgen {
+
+inline std::uint64_t load_be64(const std::uint8_t* p) noexcept {
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v = (v << 8) | p[i];
+    return v;
+}
+
+inline std::uint16_t load_be16(const std::uint8_t* p) noexcept {
+    return static_cast<std::uint16_t>((p[0] << 8) | p[1]);
+}
+
+inline void store_be64(std::uint8_t* p, std::uint64_t v) noexcept {
+    for (int i = 7; i >= 0; --i) {
+        p[i] = static_cast<std::uint8_t>(v);
+        v >>= 8;
+    }
+}
+
+}  // namespace idgen

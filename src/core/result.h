@@ -1,0 +1,42 @@
+// id_gen core: error codes and the Result type every parser and generator returns.
+//
+// The core never throws and never includes a PostgreSQL header. A function that can fail
+// returns Result<T>: a value, or an Error that src/pg/errors.cpp maps to a SQLSTATE.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+namespace idgen {
+
+enum class Error : std::uint8_t {
+    kOk = 0,
+    kInvalidSyntax,     // malformed text: 22P02
+    kOutOfRange,        // well-formed but does not fit: 22003
+    kTimeOutOfRange,    // a timestamp outside what the format can hold: 22008
+    kEntropyFailure,    // the kernel CSPRNG could not be read: 58000 (system error)
+    kCapacityExceeded,  // a generator cannot issue another ID without reissuing one: 54000
+};
+
+template <class T>
+class [[nodiscard]] Result {
+    static_assert(std::is_trivially_destructible_v<T>,
+                  "Result values cross ereport: they must be trivially destructible");
+
+public:
+    constexpr Result(T value) noexcept : value_(value), error_(Error::kOk) {}  // NOLINT(google-explicit-constructor)
+    constexpr Result(Error error) noexcept : value_(), error_(error) {}        // NOLINT(google-explicit-constructor)
+
+    [[nodiscard]] constexpr bool ok() const noexcept { return error_ == Error::kOk; }
+    constexpr explicit operator bool() const noexcept { return ok(); }
+    [[nodiscard]] constexpr Error error() const noexcept { return error_; }
+    [[nodiscard]] constexpr const T& value() const noexcept { return value_; }
+    constexpr const T& operator*() const noexcept { return value_; }
+    constexpr const T* operator->() const noexcept { return &value_; }
+
+private:
+    T value_;
+    Error error_;
+};
+
+}  // namespace idgen

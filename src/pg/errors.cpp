@@ -1,0 +1,85 @@
+// id_gen: the single place where core errors become PostgreSQL errors.
+#include <cstdio>
+#include <cstring>
+
+#include "boundary.h"
+
+extern "C" {
+#include "utils/elog.h"
+#if PG_VERSION_NUM >= 160000
+#include "nodes/miscnodes.h"
+#endif
+}
+
+namespace idgen::pg {
+
+namespace {
+void copy_truncated(char* dst, std::size_t cap, const char* src) noexcept {
+    if (src == nullptr) {
+        dst[0] = '\0';
+        return;
+    }
+    std::size_t n = std::strlen(src);
+    if (n < cap) {
+        std::memcpy(dst, src, n + 1);
+        return;
+    }
+    // Keep the message bounded; mark the cut.
+    std::memcpy(dst, src, cap - 4);
+    std::memcpy(dst + cap - 4, "...", 4);
+}
+}  // namespace
+
+Datum Failure::fail(Error e, const char* type, const char* offending) noexcept {
+    code = e;
+    type_name = type;
+    copy_truncated(value, sizeof value, offending);
+    return (Datum)0;
+}
+
+void Failure::set_exception(const char* message) noexcept {
+    exception = true;
+    copy_truncated(what, sizeof what, message ? message : "unknown exception");
+}
+
+// With PostgreSQL 16+ soft errors, errsave() stores the error in an ErrorSaveContext and returns;
+// otherwise it behaves as ereport(ERROR).
+#if PG_VERSION_NUM >= 160000
+#define IDGEN_REPORT(ctx, ...) errsave(ctx, __VA_ARGS__)
+#else
+#define IDGEN_REPORT(ctx, ...) ereport(ERROR, __VA_ARGS__)
+#endif
+
+void raise_failure(const Failure& f, fmNodePtr escontext) {
+    const char* type = f.type_name ? f.type_name : "id";
+    if (f.exception) {
+        ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("id_gen internal error: %s", f.what)));
+    }
+    switch (f.code) {
+        case Error::kOk:
+            return;
+        case Error::kInvalidSyntax:
+            IDGEN_REPORT(escontext, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                                     errmsg("invalid input syntax for type %s: \"%s\"", type, f.value)));
+            return;
+        case Error::kOutOfRange:
+            IDGEN_REPORT(escontext, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                                     errmsg("value \"%s\" is out of range for type %s", f.value, type)));
+            return;
+        case Error::kTimeOutOfRange:
+            IDGEN_REPORT(escontext, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                                     errmsg("timestamp \"%s\" is out of range for type %s", f.value, type)));
+            return;
+        case Error::kEntropyFailure:
+            ereport(ERROR, (errcode(ERRCODE_SYSTEM_ERROR),
+                            errmsg("could not read random bytes from the kernel for type %s", type)));
+            return;
+        case Error::kCapacityExceeded:
+            ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                            errmsg("%s generator capacity exceeded: %s", type, f.value)));
+            return;
+    }
+    ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("id_gen: unknown error code %d", static_cast<int>(f.code))));
+}
+
+}  // namespace idgen::pg

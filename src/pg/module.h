@@ -1,0 +1,12 @@
+// id_gen: per-backend state shared by the generators of every ID kind.
+#pragma once
+
+#include "core/entropy.h"
+#include "core/clock.h"
+
+namespace idgen::pg {
+
+// The backend's block-buffered kernel CSPRNG (see EntropyPool).
+EntropyPool& backend_entropy() noexcept;
+
+}  // namespace idgen::pg
