@@ -1,3 +1,0 @@
-file(REMOVE_RECURSE
-  "libidgen_core.a"
-)

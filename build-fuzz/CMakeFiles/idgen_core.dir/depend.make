@@ -1,2 +1,0 @@
-# Empty dependencies file for idgen_core.
-# This may be replaced when dependencies are built.
