@@ -164,6 +164,29 @@ CREATE OPERATOR CLASS base36_128_ops DEFAULT FOR TYPE base36_128 USING hash AS
     FUNCTION 1 base36_128_hash(base36_128),
     FUNCTION 2 base36_128_hash_extended(base36_128, int8);
 
+-- min() / max(), with sort operators so the planner can answer them from a btree index.
+CREATE FUNCTION base36_64_smaller(base36_64, base36_64) RETURNS base36_64
+    AS 'int8smaller' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36_64_larger(base36_64, base36_64) RETURNS base36_64
+    AS 'int8larger' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+CREATE AGGREGATE min(base36_64) (
+    SFUNC = base36_64_smaller, STYPE = base36_64, COMBINEFUNC = base36_64_smaller, SORTOP = <, PARALLEL = SAFE
+);
+CREATE AGGREGATE max(base36_64) (
+    SFUNC = base36_64_larger, STYPE = base36_64, COMBINEFUNC = base36_64_larger, SORTOP = >, PARALLEL = SAFE
+);
+-- The ulid versions compare 16 bytes and return one of the inputs: the same code serves.
+CREATE FUNCTION base36_128_smaller(base36_128, base36_128) RETURNS base36_128
+    AS 'MODULE_PATHNAME', 'ulid_smaller' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION base36_128_larger(base36_128, base36_128) RETURNS base36_128
+    AS 'MODULE_PATHNAME', 'ulid_larger' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE AGGREGATE min(base36_128) (
+    SFUNC = base36_128_smaller, STYPE = base36_128, COMBINEFUNC = base36_128_smaller, SORTOP = <, PARALLEL = SAFE
+);
+CREATE AGGREGATE max(base36_128) (
+    SFUNC = base36_128_larger, STYPE = base36_128, COMBINEFUNC = base36_128_larger, SORTOP = >, PARALLEL = SAFE
+);
+
 -- Casts, all explicit. Same bytes and every source value valid in the target: no function.
 -- bigint -> base36_64 checks the sign. (snowflake <-> base36_64 is declared with snowflake.)
 CREATE FUNCTION base36_64(bigint) RETURNS base36_64
