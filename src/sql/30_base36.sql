@@ -200,6 +200,7 @@ CREATE CAST (ulid AS base36_128) WITHOUT FUNCTION;
 CREATE CAST (base36_128 AS ulid) WITHOUT FUNCTION;
 
 -- Named functions, for expressions and expression indexes: ID -> fixed-width text, text -> ID.
+-- (Text to ulid: base36_decode_uuid(t)::ulid or t::base36_128::ulid, both free casts.)
 CREATE FUNCTION base36_encode(uuid) RETURNS text
     AS 'MODULE_PATHNAME', 'base36_encode_128' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION base36_encode(ulid) RETURNS text
@@ -211,10 +212,7 @@ COMMENT ON FUNCTION base36_encode(ulid) IS 'the ulid as a 128-bit number in 25 l
 COMMENT ON FUNCTION base36_encode(bigint) IS 'a non-negative bigint in 13 lower-case base36 digits';
 CREATE FUNCTION base36_decode_uuid(text) RETURNS uuid
     AS 'MODULE_PATHNAME', 'base36_decode_128' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION base36_decode_ulid(text) RETURNS ulid
-    AS 'MODULE_PATHNAME', 'base36_decode_128' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION base36_decode_bigint(text) RETURNS bigint
     AS 'MODULE_PATHNAME', 'base36_decode_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION base36_decode_uuid(text) IS 'base36 digits (either case, padding optional) as a uuid';
-COMMENT ON FUNCTION base36_decode_ulid(text) IS 'base36 digits (either case, padding optional) as a ulid';
 COMMENT ON FUNCTION base36_decode_bigint(text) IS 'base36 digits (either case, padding optional) as a bigint';
