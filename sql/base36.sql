@@ -33,6 +33,9 @@ SELECT '1y2p0ij32e8e8'::base36_64;
 SELECT 'äö'::base36_128;
 SELECT base36_encode(-42::bigint);
 SELECT 'not base36'::base36_128::ulid;
+-- Long input is cut in the message at a character boundary, never inside a multibyte character.
+SELECT ('a' || repeat('é', 300))::base36_128;
+SELECT base36_decode_bigint('a' || repeat('ü', 300));
 
 -- Named functions: encode -> decode is the identity on 0, 1, max and max - 1.
 SELECT v, base36_encode(v) AS encoded, base36_decode_bigint(base36_encode(v)) = v AS round_trip

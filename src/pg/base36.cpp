@@ -36,9 +36,14 @@ const char* int8_text(std::int64_t v, char (&buf)[32]) noexcept {
 
 IDGEN_FUNCTION(base36_64_in) {
     const char* text = PG_GETARG_CSTRING(0);
-    auto v = idgen::base36_decode64(text, std::strlen(text));
-    if (!v) return failure.fail(v.error(), kType64, text);
-    if (*v > static_cast<std::uint64_t>(INT64_MAX)) return failure.fail(idgen::Error::kOutOfRange, kType64, text);
+    const std::size_t n = std::strlen(text);
+    auto v = idgen::base36_decode64(text, n);
+    const idgen::Error e = !v ? v.error() : *v > static_cast<std::uint64_t>(INT64_MAX) ? idgen::Error::kOutOfRange
+                                                                                    : idgen::Error::kOk;
+    if (e != idgen::Error::kOk) {
+        char clipped[256];
+        return failure.fail(e, kType64, idgen::pg::clip_value(text, n, clipped));
+    }
     PG_RETURN_INT64(static_cast<std::int64_t>(*v));
 }
 
@@ -93,8 +98,12 @@ IDGEN_FUNCTION(base36_decode_int8) {
 
 IDGEN_FUNCTION(base36_128_in) {
     const char* text = PG_GETARG_CSTRING(0);
-    auto v = idgen::base36_decode128(text, std::strlen(text));
-    if (!v) return failure.fail(v.error(), kType128, text);
+    const std::size_t n = std::strlen(text);
+    auto v = idgen::base36_decode128(text, n);
+    if (!v) {
+        char clipped[256];
+        return failure.fail(v.error(), kType128, idgen::pg::clip_value(text, n, clipped));
+    }
     return return_bytes16(*v);
 }
 
