@@ -23,3 +23,17 @@ inline void store_be64(std::uint8_t* p, std::uint64_t v) noexcept {
 }
 
 }  // namespace idgen
+
+namespace idgen {
+
+// 128-bit big-endian load/store: a 16-byte ID as one unsigned number (byte order = numeric order).
+inline unsigned __int128 load_be128(const std::uint8_t* p) noexcept {
+    return (static_cast<unsigned __int128>(load_be64(p)) << 64) | load_be64(p + 8);
+}
+
+inline void store_be128(std::uint8_t* p, unsigned __int128 v) noexcept {
+    store_be64(p, static_cast<std::uint64_t>(v >> 64));
+    store_be64(p + 8, static_cast<std::uint64_t>(v));
+}
+
+}  // namespace idgen

@@ -16,6 +16,8 @@ enum class Error : std::uint8_t {
     kTimeOutOfRange,    // a timestamp outside what the format can hold: 22008
     kEntropyFailure,    // the kernel CSPRNG could not be read: 58000 (system error)
     kCapacityExceeded,  // a generator cannot issue another ID without reissuing one: 54000
+    kInvalidPrefix,     // a prefixed-ID prefix that breaks the naming rule: 22023
+    kWrongPrefix,       // prefixed text whose prefix is not the expected one: 22P02
 };
 
 template <class T>

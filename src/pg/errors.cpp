@@ -78,6 +78,14 @@ void raise_failure(const Failure& f, fmNodePtr escontext) {
             ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
                             errmsg("%s generator capacity exceeded: %s", type, f.value)));
             return;
+        case Error::kInvalidPrefix:
+            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("invalid prefix \"%s\"", f.value),
+                            errhint("A prefix is 1 to 16 lower-case ASCII letters or digits, starting with a letter.")));
+            return;
+        case Error::kWrongPrefix:  // value: what was expected and what was found
+            IDGEN_REPORT(escontext, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                                     errmsg("invalid input syntax for a prefixed ID: %s", f.value)));
+            return;
     }
     ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("id_gen: unknown error code %d", static_cast<int>(f.code))));
 }

@@ -1,0 +1,100 @@
+// id_gen core: UUID version 7 (RFC 9562 §5.7) and the time fields of versions 1 and 7.
+//
+// Layout, big-endian: 48 bits of Unix milliseconds | version 7 (4 bits) | rand_a (12 bits) |
+// variant 0b10 (2 bits) | rand_b (62 bits). rand_a carries the sub-millisecond fraction of the
+// clock reading in 1/4096 ms units (RFC 9562 §6.2 method 3, as PostgreSQL 18 does), so byte order
+// = time order down to ~244 ns.
+//
+// Monotonicity (as PostgreSQL 18): each generator remembers the last time it used and never uses a
+// time less than 245 ns after it, the smallest step that always changes the 12-bit fraction. A
+// clock that stands still or steps back therefore never yields a smaller or repeated ID: the
+// generator's time runs ahead of the clock until the clock catches up (RFC 9562 §6.2 allows this).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "entropy.h"
+#include "result.h"
+
+namespace idgen {
+
+struct Uuid {
+    std::uint8_t bytes[16];
+};
+
+inline constexpr std::int64_t kNsPerMs = 1000000;
+inline constexpr std::int64_t kUuidv7MaxMs = (std::int64_t{1} << 48) - 1;
+inline constexpr int kUuidv7FractionBits = 12;
+// The smallest step in ns that always increases (ms, 12-bit fraction): ceil(1e6 / 4096) = 245.
+inline constexpr std::int64_t kUuidv7StepNs = kNsPerMs / (1 << kUuidv7FractionBits) + 1;
+
+// The 12-bit rand_a fraction of a sub-millisecond part in [0, 1e6) ns: floor(sub_ns * 4096 / 1e6).
+[[nodiscard]] constexpr std::uint16_t uuidv7_fraction(std::int64_t sub_ns) noexcept {
+    return static_cast<std::uint16_t>((sub_ns << kUuidv7FractionBits) / kNsPerMs);
+}
+
+// The microseconds within the millisecond that a 12-bit fraction stands for: the midpoint of the
+// fraction's 244 ns interval, rounded to the nearest microsecond, at most 999. Exact (the
+// inverse of uuidv7_fraction) for any whole-microsecond reading; within 1 µs of any reading.
+[[nodiscard]] constexpr std::int64_t uuidv7_fraction_us(std::uint16_t fraction) noexcept {
+    const std::int64_t mid_ns = ((2 * std::int64_t{fraction} + 1) * kNsPerMs) >> (kUuidv7FractionBits + 1);
+    const std::int64_t us = (mid_ns + 500) / 1000;
+    return us > 999 ? 999 : us;
+}
+
+// A UUIDv7 for millisecond `ms` and sub-millisecond part `sub_ns` (0 <= sub_ns < 1e6), with 62
+// fresh random bits. kTimeOutOfRange when ms is outside [0, 2^48); kEntropyFailure when no
+// random bytes could be had.
+[[nodiscard]] Result<Uuid> uuidv7_compose(std::int64_t ms, std::int64_t sub_ns, ByteSource& random) noexcept;
+
+// The smallest and the largest UUIDv7 of millisecond `ms` (rand_a and rand_b all zeros / all
+// ones); kTimeOutOfRange outside [0, 2^48).
+[[nodiscard]] Result<Uuid> uuidv7_lower(std::int64_t ms) noexcept;
+[[nodiscard]] Result<Uuid> uuidv7_upper(std::int64_t ms) noexcept;
+
+// The version field, or -1 when the variant is not RFC 9562's (0b10): PostgreSQL's
+// uuid_extract_version returns NULL there.
+[[nodiscard]] int uuid_version(const Uuid& id) noexcept;
+
+// A timestamp read out of a UUID, in Unix microseconds; `present` is false when the UUID carries
+// none that the function knows how to read.
+struct UuidTime {
+    bool present;
+    std::int64_t unix_us;
+};
+
+// PostgreSQL 18's uuid_extract_timestamp: version 1 (60-bit count of 100 ns since 1582-10-15,
+// truncated to µs) and version 7 (ms); nothing for other versions or variants.
+[[nodiscard]] UuidTime uuid_time(const Uuid& id) noexcept;
+// Version 7 only: the millisecond.
+[[nodiscard]] UuidTime uuidv7_time(const Uuid& id) noexcept;
+// Version 7 only: the millisecond plus the rand_a fraction read as method 3 (uuidv7_fraction_us).
+// The bits cannot tell whether the writer used method 3; for other writers this adds < 1 ms of
+// noise (random rand_a) or a counter's value.
+[[nodiscard]] UuidTime uuidv7_time_precise(const Uuid& id) noexcept;
+
+// The per-backend clock discipline of PostgreSQL 18's uuidv7(): returns max(now_ns, last + 245)
+// and remembers it. kTimeOutOfRange only if the time would pass the int64 nanosecond range.
+class Uuidv7Clock {
+public:
+    constexpr Uuidv7Clock() noexcept = default;
+    [[nodiscard]] Result<std::int64_t> tick(std::int64_t now_ns) noexcept;
+    [[nodiscard]] std::int64_t last_ns() const noexcept { return last_ns_; }
+
+private:
+    std::int64_t last_ns_ = 0;
+};
+
+// Monotonic generation within one process: tick the clock, compose at that time.
+class Uuidv7Generator {
+public:
+    constexpr Uuidv7Generator() noexcept = default;
+    [[nodiscard]] Result<Uuid> next(std::int64_t now_ns, ByteSource& random) noexcept;
+    [[nodiscard]] Uuidv7Clock& clock() noexcept { return clock_; }
+
+private:
+    Uuidv7Clock clock_;
+};
+
+}  // namespace idgen

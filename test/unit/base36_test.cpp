@@ -1,0 +1,134 @@
+#include "core/base36.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+using idgen::Error;
+using u128 = unsigned __int128;
+
+namespace {
+
+std::string enc64(std::uint64_t v) {
+    char b[idgen::kBase36Len64];
+    idgen::base36_encode64(v, b);
+    return std::string(b, sizeof b);
+}
+
+std::string enc128(u128 v) {
+    char b[idgen::kBase36Len128];
+    idgen::base36_encode128(v, b);
+    return std::string(b, sizeof b);
+}
+
+// Independent reference: plain repeated division.
+std::string ref(u128 v, std::size_t width) {
+    std::string s;
+    while (v != 0) {
+        s.insert(s.begin(), "0123456789abcdefghijklmnopqrstuvwxyz"[static_cast<unsigned>(v % 36)]);
+        v /= 36;
+    }
+    while (s.size() < width) s.insert(s.begin(), '0');
+    return s;
+}
+
+Error dec64_err(const std::string& s) { return idgen::base36_decode64(s.data(), s.size()).error(); }
+Error dec128_err(const std::string& s) { return idgen::base36_decode128(s.data(), s.size()).error(); }
+std::uint64_t dec64(const std::string& s) {
+    auto r = idgen::base36_decode64(s.data(), s.size());
+    EXPECT_TRUE(r.ok()) << s;
+    return *r;
+}
+u128 dec128(const std::string& s) {
+    auto r = idgen::base36_decode128(s.data(), s.size());
+    EXPECT_TRUE(r.ok()) << s;
+    return *r;
+}
+
+constexpr std::uint64_t kMax64 = ~std::uint64_t{0};
+constexpr u128 kMax128 = ~u128{0};
+
+}  // namespace
+
+TEST(Base36, KnownValues64) {
+    EXPECT_EQ(enc64(0), "0000000000000");
+    EXPECT_EQ(enc64(1), "0000000000001");
+    EXPECT_EQ(enc64(35), "000000000000z");
+    EXPECT_EQ(enc64(36), "0000000000010");
+    EXPECT_EQ(enc64(kMax64), "3w5e11264sgsf");
+    EXPECT_EQ(enc64(kMax64 - 1), "3w5e11264sgse");
+    EXPECT_EQ(enc64(static_cast<std::uint64_t>(INT64_MAX)), "1y2p0ij32e8e7");
+}
+
+TEST(Base36, KnownValues128) {
+    EXPECT_EQ(enc128(0), std::string(25, '0'));
+    EXPECT_EQ(enc128(1), std::string(24, '0') + "1");
+    EXPECT_EQ(enc128(kMax128), "f5lxx1zz5pnorynqglhzmsp33");
+    EXPECT_EQ(enc128(kMax128 - 1), "f5lxx1zz5pnorynqglhzmsp32");
+}
+
+// Encode -> decode is the identity on every boundary value.
+TEST(Base36, BoundaryRoundTrip) {
+    for (std::uint64_t v : {std::uint64_t{0}, std::uint64_t{1}, kMax64, kMax64 - 1,
+                            static_cast<std::uint64_t>(INT64_MAX), static_cast<std::uint64_t>(INT64_MAX) + 1}) {
+        EXPECT_EQ(dec64(enc64(v)), v);
+    }
+    for (u128 v : {u128{0}, u128{1}, kMax128, kMax128 - 1, u128{kMax64}, u128{kMax64} + 1}) {
+        EXPECT_TRUE(dec128(enc128(v)) == v) << enc128(v);
+    }
+}
+
+TEST(Base36, DecodeAcceptsEitherCaseShortAndPadded) {
+    EXPECT_EQ(dec64("Z"), 35u);
+    EXPECT_EQ(dec64("z"), 35u);
+    EXPECT_EQ(dec64("3W5E11264SGSF"), kMax64);
+    EXPECT_EQ(dec64("10"), 36u);
+    EXPECT_EQ(dec64("0000000000000000000010"), 36u);  // extra leading zeros: the value decides
+    EXPECT_TRUE(dec128("F5LXX1ZZ5PNORYNQGLHZMSP33") == kMax128);
+    EXPECT_TRUE(dec128("1") == 1);
+    EXPECT_TRUE(dec128("000000000000000000000000000000001") == 1);
+}
+
+TEST(Base36, Overflow) {
+    EXPECT_EQ(dec64_err("3w5e11264sgsg"), Error::kOutOfRange);  // 2^64
+    EXPECT_EQ(dec64_err("zzzzzzzzzzzzz"), Error::kOutOfRange);
+    EXPECT_EQ(dec64_err("10000000000000"), Error::kOutOfRange);  // 36^13
+    EXPECT_EQ(dec128_err("f5lxx1zz5pnorynqglhzmsp34"), Error::kOutOfRange);  // 2^128
+    EXPECT_EQ(dec128_err("zzzzzzzzzzzzzzzzzzzzzzzzz"), Error::kOutOfRange);
+    EXPECT_EQ(dec128_err("10000000000000000000000000"), Error::kOutOfRange);
+}
+
+TEST(Base36, InvalidCharacters) {
+    const std::string cases[] = {"", "-1", "+1", " 1", "1 ", "a_b", "a.b", "\xc3\xa4", std::string("1\0" "2", 3), "1f#"};
+    for (const std::string& s : cases) {
+        EXPECT_EQ(dec64_err(s), Error::kInvalidSyntax) << s;
+        EXPECT_EQ(dec128_err(s), Error::kInvalidSyntax) << s;
+    }
+    // Syntax is checked before the value: an overlong string with a bad character is 22P02.
+    EXPECT_EQ(dec64_err("zzzzzzzzzzzzzzzzzzzz!"), Error::kInvalidSyntax);
+}
+
+// 100,000 random pairs: comparing the numbers and comparing their fixed-width text agree, and
+// the encoder matches a plain reference implementation.
+TEST(Base36, TextOrderIsNumericOrder) {
+    std::mt19937_64 rng(20241121);
+    for (int i = 0; i < 100000; ++i) {
+        // Mix full-width values with small ones so that the padding is exercised.
+        const int shift = static_cast<int>(rng() % 64);
+        const std::uint64_t a = rng() >> (i % 2 ? shift : 0), b = rng() >> (i % 3 ? 0 : shift);
+        const std::string ta = enc64(a), tb = enc64(b);
+        ASSERT_EQ(a < b, ta < tb) << ta << " " << tb;
+        ASSERT_EQ(a == b, ta == tb);
+        ASSERT_EQ(dec64(ta), a);
+        const u128 x = ((u128{rng()} << 64) | rng()) >> (i % 2 ? shift : 0);
+        const u128 y = ((u128{rng()} << 64) | rng()) >> (i % 3 ? 0 : shift * 2);
+        const std::string tx = enc128(x), ty = enc128(y);
+        ASSERT_EQ(x < y, tx < ty) << tx << " " << ty;
+        ASSERT_TRUE(dec128(tx) == x);
+        if (i % 100 == 0) {
+            ASSERT_EQ(tx, ref(x, 25));
+            ASSERT_EQ(ta, ref(a, 13));
+        }
+    }
+}
