@@ -16,6 +16,8 @@ enum class Error : std::uint8_t {
     kTimeOutOfRange,    // a timestamp outside what the format can hold: 22008
     kEntropyFailure,    // the kernel CSPRNG could not be read: 58000 (system error)
     kCapacityExceeded,  // a generator cannot issue another ID without reissuing one: 54000
+    kLayoutExhausted,   // a generator's time field is used up (no later ID fits): 22003
+    kStateIoError,      // a generator's persisted state could not be read or written: 58030
 };
 
 template <class T>

@@ -78,6 +78,13 @@ void raise_failure(const Failure& f, fmNodePtr escontext) {
             ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
                             errmsg("%s generator capacity exceeded: %s", type, f.value)));
             return;
+        case Error::kLayoutExhausted:
+            ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                            errmsg("cannot issue another %s: %s", type, f.value)));
+            return;
+        case Error::kStateIoError:
+            ereport(ERROR, (errcode(ERRCODE_IO_ERROR), errmsg("%s generator state: %s", type, f.value)));
+            return;
     }
     ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("id_gen: unknown error code %d", static_cast<int>(f.code))));
 }
