@@ -22,6 +22,7 @@ extern "C" {
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
+#include "storage/spin.h"
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 }
@@ -138,7 +139,11 @@ struct Slot {
     SnowflakeState st;
     std::int64_t reserved_ms;
 };
+// `mutex` (a spinlock) guards the slots: the fast path (find the slot, one pure step) holds only
+// it. `lock` (an LWLock) serializes the rare file I/O: loading a slot's mark after startup and
+// persisting a new mark. Nothing that can raise, and no system call, runs under the spinlock.
 struct Shared {
+    slock_t mutex;
     LWLock* lock;
     Slot slots[kSlots];
 };
@@ -176,69 +181,96 @@ std::int64_t clock_ms() noexcept { return unix_time_ms() + g_test_clock_offset_m
 
 enum class Outcome { kIssued, kWait, kError };
 
-// One attempt against shared memory. Runs with the LWLock held: nothing in here raises.
-Outcome attempt_shared(const StateKey& k, const SnowflakeLayout& l, std::uint32_t node,
-                       std::int64_t& id_or_wait, Error& err, const char*& detail) noexcept {
+enum class Fast { kDone, kNeedLoad, kNeedReserve };
+
+// The fast path, under the spinlock: pure computation on the slot. kNeedLoad / kNeedReserve ask
+// the caller to do file I/O (under the LWLock, without the spinlock) and retry.
+Fast attempt_shared_fast(const StateKey& k, const SnowflakeLayout& l, std::uint32_t node, std::int64_t now_ms,
+                         Outcome& out, std::int64_t& id_or_wait, std::int64_t& reserve_ms, Error& err,
+                         const char*& detail) noexcept {
     Slot* s = find_slot(k);
     if (s == nullptr) {
         err = Error::kCapacityExceeded;
         detail = "all 4096 shared-memory generator slots are in use (each node layout and each (database, shard) "
                  "used since the server started takes one); restart the server to free them";
-        return Outcome::kError;
+        out = Outcome::kError;
+        return Fast::kDone;
     }
-    bool cached = false;
-    int fd = -1;
-    if (!s->loaded || !same_key(s->key, k)) {
-        // First use since startup (or the shard was re-created with another epoch): start after the
-        // persisted high-water mark.
-        fd = state_fd(k, cached);
-        if (fd < 0) {
-            err = Error::kStateIoError;
-            detail = describe_errno("open a state", errno);
-            return Outcome::kError;
-        }
-        Record r;
-        if (!read_record(fd, r)) {
-            err = Error::kStateIoError;
-            detail = describe_errno("read a state", errno);
-            if (!cached) ::close(fd);
-            return Outcome::kError;
-        }
-        s->key = k;
-        s->st = SnowflakeState{};
-        s->reserved_ms = r.reserved_ms;
-        snowflake_state_restore(s->st, l, r.reserved_ms);
-        s->loaded = true;
+    if (!s->loaded || !same_key(s->key, k)) return Fast::kNeedLoad;
+    auto step = snowflake_step(s->st, l, node, now_ms, g_max_run_ahead_ms, s->reserved_ms);
+    if (!step) {
+        err = step.error();
+        out = Outcome::kError;
+        return Fast::kDone;
     }
-    Outcome out = Outcome::kError;
-    for (int round = 0; round < 2; ++round) {
-        auto step = snowflake_step(s->st, l, node, clock_ms(), g_max_run_ahead_ms, s->reserved_ms);
-        if (!step) {
-            err = step.error();
-            break;
-        }
-        if (step->kind == StepKind::kIssued) {
+    switch (step->kind) {
+        case StepKind::kIssued:
             id_or_wait = step->id;
             out = Outcome::kIssued;
-            break;
-        }
-        if (step->kind == StepKind::kWait) {
+            return Fast::kDone;
+        case StepKind::kWait:
             id_or_wait = step->ms;
             out = Outcome::kWait;
+            return Fast::kDone;
+        case StepKind::kReserve:
             break;
+    }
+    reserve_ms = step->ms + kReserveAheadMs;
+    return Fast::kNeedReserve;
+}
+
+// The slow path, under the LWLock (so only one backend does file I/O for the slots at a time);
+// takes the spinlock only around reads and writes of the slot. Nothing in here raises.
+bool shared_io(const StateKey& k, const SnowflakeLayout& l, Fast need, std::int64_t reserve_ms, Error& err,
+               const char*& detail) noexcept {
+    bool cached = false;
+    const int fd = state_fd(k, cached);
+    if (fd < 0) {
+        err = Error::kStateIoError;
+        detail = describe_errno("open a state", errno);
+        return false;
+    }
+    bool ok = true;
+    if (need == Fast::kNeedLoad) {
+        SpinLockAcquire(&g_shared->mutex);
+        Slot* s = find_slot(k);
+        const bool still = s != nullptr && (!s->loaded || !same_key(s->key, k));
+        SpinLockRelease(&g_shared->mutex);
+        if (still) {
+            // First use since startup (or the shard was re-created with another epoch): start after
+            // the persisted high-water mark.
+            Record r;
+            if (!read_record(fd, r)) {
+                err = Error::kStateIoError;
+                detail = describe_errno("read a state", errno);
+                ok = false;
+            } else {
+                SnowflakeState st{};
+                snowflake_state_restore(st, l, r.reserved_ms);
+                SpinLockAcquire(&g_shared->mutex);
+                s->key = k;
+                s->st = st;
+                s->reserved_ms = r.reserved_ms;
+                s->loaded = true;
+                SpinLockRelease(&g_shared->mutex);
+            }
         }
-        // kReserve: persist a new high-water mark before issuing past the old one.
-        if (fd < 0) fd = state_fd(k, cached);
-        Record r{kMagic, 0, k.epoch_ms, -1, 0, -1, step->ms + kReserveAheadMs};
-        if (fd < 0 || !write_record(fd, r, true)) {
+    } else {
+        // Persist the new mark first; only then may IDs up to it be issued.
+        Record r{kMagic, 0, k.epoch_ms, -1, 0, -1, reserve_ms};
+        if (!write_record(fd, r, true)) {
             err = Error::kStateIoError;
             detail = describe_errno("write a state", errno);
-            break;
+            ok = false;
+        } else {
+            SpinLockAcquire(&g_shared->mutex);
+            Slot* s = find_slot(k);
+            if (s != nullptr && same_key(s->key, k) && s->reserved_ms < reserve_ms) s->reserved_ms = reserve_ms;
+            SpinLockRelease(&g_shared->mutex);
         }
-        s->reserved_ms = r.reserved_ms;
     }
-    if (fd >= 0 && !cached) ::close(fd);
-    return out;
+    if (!cached) ::close(fd);
+    return ok;
 }
 
 // One attempt against the state file, under flock. Nothing in here raises.
@@ -365,6 +397,7 @@ void snowflake_attach_shmem() {
     auto* sh = static_cast<Shared*>(ShmemInitStruct("id_gen snowflake state", sizeof(Shared), &found));
     if (!found) {
         std::memset(static_cast<void*>(sh), 0, sizeof(Shared));
+        SpinLockInit(&sh->mutex);
         sh->lock = &(GetNamedLWLockTranche("id_gen"))->lock;
     }
     LWLockRelease(AddinShmemInitLock);
@@ -393,9 +426,19 @@ Result<std::int64_t> snowflake_issue(const StateKey& key, const SnowflakeLayout&
         Error err = Error::kOk;
         Outcome out;
         if (g_shared != nullptr) {
-            LWLockAcquire(g_shared->lock, LW_EXCLUSIVE);
-            out = attempt_shared(key, layout, node, id_or_wait, err, detail);
-            LWLockRelease(g_shared->lock);
+            const std::int64_t now_ms = clock_ms();
+            std::int64_t reserve_ms = 0;
+            out = Outcome::kError;
+            SpinLockAcquire(&g_shared->mutex);
+            const Fast f = attempt_shared_fast(key, layout, node, now_ms, out, id_or_wait, reserve_ms, err, detail);
+            SpinLockRelease(&g_shared->mutex);
+            if (f != Fast::kDone) {
+                LWLockAcquire(g_shared->lock, LW_EXCLUSIVE);
+                const bool ok = shared_io(key, layout, f, reserve_ms, err, detail);
+                LWLockRelease(g_shared->lock);
+                if (!ok) return err;
+                continue;  // retry the fast path
+            }
         } else {
             out = attempt_file(key, layout, node, id_or_wait, err, detail);
         }

@@ -12,6 +12,24 @@
 // In both modes a high-water mark (Unix ms) is written to that file and fsync'd before any ID
 // later than it is issued, 100 ms ahead of use; after a restart a generator starts after it, so no
 // ID is reissued even if the clock went back.
+//
+// Why no ID repeats (the argument the tests check):
+//  1. Every read-modify-write of a key's state happens under one mutual exclusion for the whole
+//     server: the LWLock (preloaded: one shared segment, every backend attached), or flock(2) on
+//     the key's file (not preloaded: one file per key in $PGDATA, every backend opens the same
+//     inode; flock excludes across processes). Within a run, the state is therefore a single
+//     sequence of snowflake_step() calls, whatever the number of backends or databases.
+//  2. snowflake_step() only issues a (time, sequence) pair lexicographically greater than the
+//     state's last pair, and stores it before the lock is released (shared memory, or pwrite into
+//     the page cache, which every process sees). So within a run, pairs strictly increase; an ID
+//     is a function of (time, node, sequence) with disjoint bit fields, so distinct pairs give
+//     distinct IDs for any node value (a reloaded node_id cannot collide either).
+//  3. Across runs: no pair is issued with a time later than the persisted mark, which is written
+//     and fsync'd first; a new run (new shared memory, or a file record with another boot stamp)
+//     starts from the mark with the sequence marked full, so its first pair is after every pair of
+//     every earlier run.
+// Not covered: two servers with the same node number (a promoted standby, a copied data
+// directory), which is a configuration error the server cannot see.
 #pragma once
 
 #include <cstdint>
