@@ -18,11 +18,17 @@ cmake --build "$ROOT/build-fuzz" -j"$JOBS" >/dev/null || { cmake --build "$ROOT/
 WORK=$(mktemp -d /tmp/id_gen_test.XXXXXX)
 chmod 755 "$WORK"
 PORT=${IDGEN_TEST_PORT:-54329}
-cleanup() { stop_cluster "$WORK/pg"; [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"; }
+cleanup() { stop_cluster "$WORK/pg"; stop_cluster "$WORK/pg2"; [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"; }
 trap cleanup EXIT
 
-start_cluster "$WORK/pg" "$PORT" || { echo "0 passed, 1 failed"; exit 1; }
+# The main cluster preloads the library (shared-memory generator state) and is node 1; a second
+# cluster, node 2, does not preload it (the generators keep their state in locked files).
+start_cluster "$WORK/pg" "$PORT" "shared_preload_libraries = 'id_gen'" "id_gen.node_id = 1" \
+  || { echo "0 passed, 1 failed"; exit 1; }
+start_cluster "$WORK/pg2" "$((PORT + 1))" "shared_buffers = 64MB" "id_gen.node_id = 2" \
+  || { echo "0 passed, 1 failed"; exit 1; }
 export PGHOST="$WORK/pg" PGPORT="$PORT" PGUSER=postgres
+export IDGEN_NOPRELOAD_PGHOST="$WORK/pg2" IDGEN_NOPRELOAD_PGPORT="$((PORT + 1))" IDGEN_NOPRELOAD_PGDATA="$WORK/pg2/data"
 # For the integration tests: where the cluster lives and how to run its tools as its owner.
 export IDGEN_PGDATA="$WORK/pg/data" IDGEN_PG_BINDIR="$PG_BINDIR" IDGEN_PG_OS_USER="$PG_OS_USER" IDGEN_WORK="$WORK"
 

@@ -13,11 +13,13 @@ enum class Error : std::uint8_t {
     kOk = 0,
     kInvalidSyntax,     // malformed text: 22P02
     kOutOfRange,        // well-formed but does not fit: 22003
-    kTimeOutOfRange,    // a timestamp outside what the format can hold: 22008
+    kTimeOutOfRange,    // a timestamp outside what the format can hold: 22003
     kEntropyFailure,    // the kernel CSPRNG could not be read: 58000 (system error)
     kCapacityExceeded,  // a generator cannot issue another ID without reissuing one: 54000
     kInvalidPrefix,     // a prefixed-ID prefix that breaks the naming rule: 22023
     kWrongPrefix,       // prefixed text whose prefix is not the expected one: 22P02
+    kLayoutExhausted,   // a generator's time field is used up (no later ID fits): 22003
+    kStateIoError,      // a generator's persisted state could not be read or written: 58030
 };
 
 template <class T>

@@ -86,6 +86,13 @@ void raise_failure(const Failure& f, fmNodePtr escontext) {
             IDGEN_REPORT(escontext, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
                                      errmsg("invalid input syntax for a prefixed ID: %s", f.value)));
             return;
+        case Error::kLayoutExhausted:
+            ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                            errmsg("cannot issue another %s: %s", type, f.value)));
+            return;
+        case Error::kStateIoError:
+            ereport(ERROR, (errcode(ERRCODE_IO_ERROR), errmsg("%s generator state: %s", type, f.value)));
+            return;
     }
     ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("id_gen: unknown error code %d", static_cast<int>(f.code))));
 }

@@ -2,11 +2,17 @@
 #include "module.h"
 
 #include "boundary.h"
+#include "snowflake_state.h"
 
 extern "C" {
 #include "miscadmin.h"
 PG_MODULE_MAGIC;
+void _PG_init(void);
 }
+
+// Settings under the reserved id_gen. prefix, and (only while preloading) the shared-memory
+// requests of the snowflake generators.
+extern "C" void _PG_init(void) { idgen::pg::snowflake_define_settings(); }
 
 namespace idgen::pg {
 

@@ -1,0 +1,126 @@
+-- Instagram-style per-schema shards: creation, next_id(), decoders, errors, cache invalidation,
+-- dropping, the registry, labels. Output is deterministic: IDs are checked through properties.
+SET client_min_messages = warning;
+\set VERBOSITY default
+\set SHOW_CONTEXT never
+
+-- One call makes a schema a shard, with its own next_id().
+SELECT create_shard(5);
+CREATE TABLE shard_5.photos (id bigint PRIMARY KEY DEFAULT shard_5.next_id(), caption text);
+INSERT INTO shard_5.photos (caption) SELECT 'photo ' || n FROM generate_series(1, 1000) n;
+SELECT count(*) AS photos, count(DISTINCT id) AS distinct_ids,
+       bool_and(shard_id_shard(id) = 5) AS shard_5,
+       bool_and(shard_id_time(id) BETWEEN now() - interval '1 minute' AND clock_timestamp() + interval '2 seconds') AS time_is_now,
+       bool_and(shard_id_time(id) = shard_id_time(id, '2024-01-01 00:00:00+00')) AS default_epoch_2024,
+       bool_and(shard_id_sequence(id) BETWEEN 0 AND 1023) AS seq_fits
+FROM shard_5.photos;
+-- The published layout: 41 bits of ms | 13 bits of shard | 10 bits of sequence.
+SELECT bool_and(id >> 23 = (extract(epoch FROM shard_id_time(id)) * 1000)::bigint - 1704067200000) AS time_bits,
+       bool_and((id >> 10) & 8191 = 5) AS shard_bits
+FROM shard_5.photos;
+SELECT schema_name, shard, epoch AT TIME ZONE 'UTC' AS epoch FROM shard_registry ORDER BY shard;
+SELECT pg_get_function_result(p.oid) AS returns, l.lanname, p.probin, p.prosrc
+FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang WHERE p.oid = 'shard_5.next_id()'::regprocedure;
+
+-- Never a duplicate, even far past 1,024 IDs per ms (the published recipe's nextval() % 1024 repeats).
+CREATE TEMP TABLE burst AS SELECT n, shard_5.next_id() AS id FROM generate_series(1, 200000) n;
+SELECT count(*) AS ids, count(DISTINCT id) AS distinct_ids,
+       max(shard_id_sequence(id)) <= 1023 AS seq_fits,
+       count(DISTINCT id >> 23) >= 200000 / 1024 AS spans_enough_ms
+FROM burst;
+SELECT bool_and(id > prev) AS strictly_increasing FROM
+  (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM burst) s WHERE prev IS NOT NULL;
+
+-- Any schema name, any past epoch; the STABLE decoder reads the epoch from the registry.
+SELECT create_shard(6, 'photos_b', '2020-01-01 00:00:00+00');
+SELECT shard_id_shard(photos_b.next_id()) AS shard,
+       shard_id_time(photos_b.next_id()) BETWEEN now() - interval '1 minute' AND clock_timestamp() + interval '2 seconds' AS time_is_now,
+       abs(extract(epoch FROM shard_id_time(photos_b.next_id(), '2024-01-01+00') - shard_id_time(photos_b.next_id())))::int / 86400 AS days_apart;
+SELECT shard_id_time(((1000::bigint << 23) | (77 << 10))) AS unregistered_shard_is_null;
+-- Decoders on known bits: 1387263000 ms after the epoch, shard 1341, sequence 905.
+SELECT shard_id_shard(11637205501278089), shard_id_sequence(11637205501278089),
+       shard_id_time(11637205501278089, 'epoch'::timestamptz + interval '1314220021721 ms') AT TIME ZONE 'UTC' AS t;
+\set VERBOSITY sqlstate
+SELECT shard_id_shard(0);
+SELECT shard_id_time(-1, '2020-01-01');
+SELECT shard_id_time(1, 'infinity');
+
+-- Errors.
+SELECT create_shard(5);
+SELECT create_shard(7, 'shard_5');
+SELECT create_shard(8192);
+SELECT create_shard(-1);
+SELECT create_shard(9, 'later', now() + interval '1 day');
+SELECT create_shard(9, 'never', 'infinity');
+\set VERBOSITY default
+SELECT create_shard(5);
+SELECT create_shard(7, 'shard_5');
+SELECT create_shard(8192);
+SELECT count(*) AS shards_after_errors FROM shard_registry;
+
+-- Superuser only (it creates a C function); EXECUTE is revoked from PUBLIC as well.
+CREATE ROLE shard_regress_user;
+GRANT USAGE ON SCHEMA shard_5 TO shard_regress_user;
+SET ROLE shard_regress_user;
+\set VERBOSITY sqlstate
+SELECT create_shard(10);
+SELECT drop_shard(5);
+\set VERBOSITY default
+-- Anyone allowed to call next_id() gets IDs (no catalog rights needed beyond the registry's SELECT).
+SELECT shard_id_shard(shard_5.next_id()) AS as_plain_user;
+RESET ROLE;
+
+-- A next_id() outside a registered schema says so.
+CREATE SCHEMA not_a_shard;
+CREATE FUNCTION not_a_shard.next_id() RETURNS bigint AS '$libdir/id_gen', 'shard_next_id' LANGUAGE C VOLATILE;
+SELECT not_a_shard.next_id();
+DROP SCHEMA not_a_shard CASCADE;
+
+-- The per-backend cache follows renames: the registry is keyed by schema name.
+SELECT shard_id_shard(photos_b.next_id()) AS before_rename;
+ALTER SCHEMA photos_b RENAME TO photos_c;
+SELECT photos_c.next_id();
+ALTER SCHEMA photos_c RENAME TO photos_b;
+SELECT shard_id_shard(photos_b.next_id()) AS after_rename_back;
+
+-- Read-only transactions refuse.
+BEGIN READ ONLY;
+SELECT shard_5.next_id();
+ROLLBACK;
+
+-- Dropping: RESTRICT by default (a column default uses next_id()), CASCADE drops the defaults.
+CREATE TEMP TABLE before_drop AS SELECT max(id) AS m FROM shard_5.photos;
+\set VERBOSITY sqlstate
+SELECT drop_shard(5);
+SELECT drop_shard(42);
+\set VERBOSITY default
+SELECT drop_shard(5);
+SELECT drop_shard(5, cascade => true);
+SELECT count(*) AS registry_rows, bool_or(shard = 5) AS has_5 FROM shard_registry;
+SELECT count(*) AS photos_kept, pg_get_expr(d.adbin, d.adrelid) IS NULL AS default_dropped
+FROM shard_5.photos LEFT JOIN pg_attrdef d ON d.adrelid = 'shard_5.photos'::regclass GROUP BY 2;
+SELECT to_regprocedure('shard_5.next_id()') IS NULL AS function_dropped;
+-- Re-created with the same number and epoch, the shard continues after its last ID.
+SELECT create_shard(5);
+SELECT shard_5.next_id() > (SELECT m FROM before_drop) AS continues;
+
+-- The registry is dumped with its rows (extension configuration table).
+SELECT c.relname FROM pg_extension e, unnest(e.extconfig) r(oid) JOIN pg_class c ON c.oid = r.oid WHERE e.extname = 'id_gen';
+-- Shard functions belong to the schema, not the extension, so pg_dump dumps them.
+SELECT count(*) AS next_id_extension_members FROM pg_depend
+WHERE classid = 'pg_proc'::regclass AND objid IN ('shard_5.next_id()'::regprocedure, 'photos_b.next_id()'::regprocedure)
+  AND deptype = 'e';
+
+-- Labels: next_id() VOLATILE PARALLEL UNSAFE, decoders with the epoch in their arguments
+-- IMMUTABLE, shard_id_time(bigint) (reads the registry) STABLE.
+SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel, p.prosecdef
+FROM pg_proc p
+WHERE p.proname IN ('next_id', 'create_shard', 'drop_shard', 'shard_id_shard', 'shard_id_sequence', 'shard_id_time')
+ORDER BY p.oid::regprocedure::text;
+
+-- Clean up.
+SELECT drop_shard(5, true), drop_shard(6);
+DROP SCHEMA shard_5 CASCADE;
+DROP SCHEMA photos_b CASCADE;
+REVOKE ALL ON SCHEMA public FROM shard_regress_user;
+DROP ROLE shard_regress_user;

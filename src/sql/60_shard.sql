@@ -1,0 +1,107 @@
+-------------------------------------------------------------------------------
+-- Instagram-style per-schema shards: 41 bits of ms since the shard's epoch | 13 bits of shard
+-- number | 10 bits of sequence, issued by <schema>.next_id().
+-------------------------------------------------------------------------------
+-- The registry, keyed by schema *name* (OIDs change across dump/restore); pg_dump dumps its rows.
+CREATE TABLE shard_registry (
+    shard int4 PRIMARY KEY CHECK (shard BETWEEN 0 AND 8191),
+    schema_name name NOT NULL UNIQUE,
+    epoch timestamptz NOT NULL CHECK (isfinite(epoch)),
+    created_at timestamptz NOT NULL DEFAULT now()
+);
+COMMENT ON TABLE shard_registry IS 'logical shards of this database: shard number, schema, epoch (maintained by create_shard / drop_shard)';
+SELECT pg_catalog.pg_extension_config_dump('shard_registry', '');
+REVOKE ALL ON shard_registry FROM PUBLIC;
+GRANT SELECT ON shard_registry TO PUBLIC;
+
+-- Decoders of any shard ID (a bigint from next_id()); a router finds the shard from the ID alone.
+CREATE FUNCTION shard_id_shard(id bigint) RETURNS int4
+    AS 'MODULE_PATHNAME', 'shard_id_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION shard_id_sequence(id bigint) RETURNS int4
+    AS 'MODULE_PATHNAME', 'shard_id_sequence' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION shard_id_time(id bigint, epoch timestamptz) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'shard_id_time' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION shard_id_shard(bigint) IS 'shard number (13 bits) inside a shard ID';
+COMMENT ON FUNCTION shard_id_sequence(bigint) IS 'sequence number (10 bits) inside a shard ID';
+COMMENT ON FUNCTION shard_id_time(bigint, timestamptz) IS 'millisecond time inside a shard ID, given the shard''s epoch';
+-- Reads the shard's epoch from the registry: STABLE. NULL when the shard is not registered here.
+CREATE FUNCTION shard_id_time(id bigint) RETURNS timestamptz
+    LANGUAGE sql STABLE STRICT PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$ SELECT @extschema@.shard_id_time($1, r.epoch) FROM @extschema@.shard_registry r
+          WHERE r.shard = @extschema@.shard_id_shard($1) $$;
+COMMENT ON FUNCTION shard_id_time(bigint) IS 'millisecond time inside a shard ID, with the epoch of its shard in shard_registry';
+
+-- Makes a schema logical shard `shard`: creates the schema if needed and <schema>.next_id(), a C
+-- function (one entry point for every shard) that finds its shard from its own schema.
+-- Superuser only: it creates a C-language function, and a SECURITY DEFINER wrapper would let any
+-- caller plant functions in any schema.
+CREATE FUNCTION create_shard(shard int4, schema_name name DEFAULT NULL,
+                             epoch timestamptz DEFAULT '2024-01-01 00:00:00+00')
+    RETURNS regnamespace
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    sch name := coalesce(create_shard.schema_name, ('shard_' || create_shard.shard)::name);
+    other name;
+BEGIN
+    IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+        RAISE EXCEPTION 'permission denied to create a shard'
+            USING ERRCODE = '42501', HINT = 'create_shard() creates a C-language function: only a superuser can call it.';
+    END IF;
+    IF create_shard.shard IS NULL OR create_shard.shard NOT BETWEEN 0 AND 8191 THEN
+        RAISE EXCEPTION 'shard number % is out of range', create_shard.shard
+            USING ERRCODE = '22003', HINT = 'Shard numbers are 0 to 8191 (13 bits).';
+    END IF;
+    IF create_shard.epoch IS NULL OR NOT isfinite(create_shard.epoch) OR create_shard.epoch > now() THEN
+        RAISE EXCEPTION 'invalid shard epoch %', create_shard.epoch
+            USING ERRCODE = '22023', HINT = 'The epoch must be a finite time, not in the future; IDs run out 2^40 ms (about 34.8 years) after it.';
+    END IF;
+    SELECT r.schema_name INTO other FROM @extschema@.shard_registry r WHERE r.shard = create_shard.shard;
+    IF FOUND THEN
+        RAISE EXCEPTION 'shard % already exists', create_shard.shard
+            USING ERRCODE = '42710', DETAIL = format('Its schema is %I.', other);
+    END IF;
+    SELECT r.shard INTO other FROM @extschema@.shard_registry r WHERE r.schema_name = sch;
+    IF FOUND THEN
+        RAISE EXCEPTION 'schema % is already shard %', sch, other USING ERRCODE = '42710';
+    END IF;
+    INSERT INTO @extschema@.shard_registry (shard, schema_name, epoch)
+        VALUES (create_shard.shard, sch, create_shard.epoch);
+    EXECUTE format('CREATE SCHEMA IF NOT EXISTS %I', sch);
+    EXECUTE format('CREATE FUNCTION %I.next_id() RETURNS bigint LANGUAGE C VOLATILE PARALLEL UNSAFE AS %L, %L',
+                   sch, 'MODULE_PATHNAME', 'shard_next_id');
+    EXECUTE format('COMMENT ON FUNCTION %I.next_id() IS %L', sch,
+                   format('next ID of shard %s (id_gen): ms since %s | shard %s | sequence', create_shard.shard,
+                          create_shard.epoch AT TIME ZONE 'UTC', create_shard.shard));
+    RETURN sch::regnamespace;
+END
+$$;
+COMMENT ON FUNCTION create_shard(int4, name, timestamptz) IS 'make a schema (default shard_<n>) logical shard n with its own next_id(); superuser only';
+REVOKE ALL ON FUNCTION create_shard(int4, name, timestamptz) FROM PUBLIC;
+
+-- Drops a shard's next_id() and its registry row; the schema and its tables stay. With
+-- cascade, column defaults that call next_id() are dropped too.
+CREATE FUNCTION drop_shard(shard int4, cascade boolean DEFAULT false) RETURNS void
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    sch name;
+BEGIN
+    IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+        RAISE EXCEPTION 'permission denied to drop a shard' USING ERRCODE = '42501';
+    END IF;
+    DELETE FROM @extschema@.shard_registry r WHERE r.shard = drop_shard.shard RETURNING r.schema_name INTO sch;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'shard % does not exist', drop_shard.shard USING ERRCODE = '42704';
+    END IF;
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = sch) THEN
+        EXECUTE format('DROP FUNCTION IF EXISTS %I.next_id() %s', sch,
+                       CASE WHEN drop_shard.cascade THEN 'CASCADE' ELSE 'RESTRICT' END);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION drop_shard(int4, boolean) IS 'unregister shard n and drop its next_id() (the schema stays); superuser only';
+REVOKE ALL ON FUNCTION drop_shard(int4, boolean) FROM PUBLIC;

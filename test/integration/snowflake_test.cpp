@@ -1,0 +1,316 @@
+// Snowflake node generators and per-schema shards against live servers: many connections at once
+// with zero duplicates, with and without shared_preload_libraries; no reissue across a restart
+// with the clock gone back; node_id settings; standby refusal; pg_dump/pg_restore of shards.
+//
+// The main cluster (PGHOST/PGPORT) preloads id_gen and is node 1. The second cluster
+// (IDGEN_NOPRELOAD_PGHOST/PGPORT/PGDATA) does not preload it and is node 2.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <pqxx/pqxx>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common.h"
+
+namespace {
+
+using idgen::it::env_or;
+
+struct Cluster {
+    std::string host, port, pgdata, log;
+    bool preloaded;
+
+    [[nodiscard]] std::string dsn(const std::string& db = "postgres") const {
+        return "host=" + host + " port=" + port + " user=" + env_or("PGUSER", "postgres") + " dbname=" + db;
+    }
+};
+
+Cluster main_cluster() {
+    return {env_or("PGHOST", "/tmp"), env_or("PGPORT", "5432"), env_or("IDGEN_PGDATA", ""),
+            env_or("IDGEN_WORK", "/tmp") + "/pg/server.log", true};
+}
+
+Cluster nopreload_cluster() {
+    return {env_or("IDGEN_NOPRELOAD_PGHOST", ""), env_or("IDGEN_NOPRELOAD_PGPORT", ""),
+            env_or("IDGEN_NOPRELOAD_PGDATA", ""), env_or("IDGEN_WORK", "/tmp") + "/pg2/server.log", false};
+}
+
+// Runs pg_ctl on `c` as the cluster's owner.
+int pg_ctl(const Cluster& c, const std::string& args) {
+    std::string user = env_or("IDGEN_PG_OS_USER", "");
+    std::string prefix = user.empty() || user == env_or("USER", "") ? "" : "runuser -u " + user + " -- ";
+    std::string cmd = prefix + env_or("IDGEN_PG_BINDIR", "/usr/lib/postgresql/15/bin") + "/pg_ctl -D " + c.pgdata +
+                      " -l " + c.log + " -w -t 60 " + args + " >/dev/null";
+    return std::system(cmd.c_str());
+}
+
+void exec_admin(const Cluster& c, const std::string& sql, const std::string& db = "postgres") {
+    pqxx::connection conn(c.dsn(db));
+    pqxx::nontransaction tx(conn);
+    tx.exec(sql);
+}
+
+// A database with the extension on cluster `c`, dropped at the end.
+class Db {
+public:
+    Db(Cluster c, std::string name) : c_(std::move(c)), name_(std::move(name)) {
+        exec_admin(c_, "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
+        exec_admin(c_, "CREATE DATABASE " + name_);
+        exec_admin(c_, "CREATE EXTENSION id_gen", name_);
+    }
+    ~Db() {
+        try {
+            exec_admin(c_, "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
+        } catch (...) {
+        }
+    }
+    Db(const Db&) = delete;
+    Db& operator=(const Db&) = delete;
+    [[nodiscard]] std::string dsn() const { return c_.dsn(name_); }
+    [[nodiscard]] const std::string& name() const { return name_; }
+
+private:
+    Cluster c_;
+    std::string name_;
+};
+
+long long one_int(pqxx::transaction_base& tx, const std::string& q) { return tx.exec(q)[0][0].as<long long>(); }
+
+// Runs `query` (one bigint column, in generation order) on each dsn in parallel; checks every
+// connection's IDs strictly increase and that no ID repeats across all of them.
+void generate_in_parallel(const std::vector<std::string>& dsns, const std::string& query, std::size_t per_conn) {
+    std::vector<std::vector<long long>> ids(dsns.size());
+    std::vector<std::string> errors(dsns.size());
+    std::vector<std::thread> threads;
+    for (std::size_t c = 0; c < dsns.size(); ++c) {
+        threads.emplace_back([&, c] {
+            try {
+                pqxx::connection conn(dsns[c]);
+                pqxx::nontransaction tx(conn);
+                auto r = tx.exec(query);
+                ids[c].reserve(r.size());
+                for (const auto& row : r) ids[c].push_back(row[0].as<long long>());
+            } catch (const std::exception& e) {
+                errors[c] = e.what();
+            }
+        });
+    }
+    for (auto& t : threads) t.join();
+    std::vector<long long> all;
+    for (std::size_t c = 0; c < dsns.size(); ++c) {
+        ASSERT_EQ(errors[c], "") << "connection " << c;
+        ASSERT_EQ(ids[c].size(), per_conn);
+        for (std::size_t i = 1; i < ids[c].size(); ++i)
+            ASSERT_LT(ids[c][i - 1], ids[c][i]) << "connection " << c << " at " << i;
+        all.insert(all.end(), ids[c].begin(), ids[c].end());
+    }
+    std::sort(all.begin(), all.end());
+    auto dup = std::adjacent_find(all.begin(), all.end());
+    EXPECT_EQ(dup, all.end()) << "duplicate ID " << (dup == all.end() ? 0 : *dup);
+    EXPECT_EQ(all.size(), per_conn * dsns.size());
+}
+
+constexpr std::size_t kConnections = 4;
+constexpr std::size_t kPerConnection = 250000;
+
+std::string series_query(const std::string& call) {
+    return "SELECT " + call + "::bigint FROM generate_series(1, " + std::to_string(kPerConnection) +
+           ") WITH ORDINALITY AS g(v, n) ORDER BY n";
+}
+
+void node_generator_no_duplicates(const Cluster& c, const std::string& prefix) {
+    // Two databases: every database of a server shares its node number, so uniqueness must hold
+    // across databases too.
+    Db a(c, prefix + "_a"), b(c, prefix + "_b");
+    generate_in_parallel({a.dsn(), b.dsn(), a.dsn(), b.dsn()}, series_query("gen_snowflake()"), kPerConnection);
+}
+
+void shard_no_duplicates(const Cluster& c, const std::string& prefix) {
+    Db db(c, prefix);
+    exec_admin(c, "SELECT create_shard(42)", db.name());
+    std::vector<std::string> dsns(kConnections, db.dsn());
+    generate_in_parallel(dsns, series_query("shard_42.next_id()"), kPerConnection);
+    // 200,000 in one statement, all distinct and of shard 42.
+    pqxx::connection conn(db.dsn());
+    pqxx::nontransaction tx(conn);
+    auto r = tx.exec(
+        "SELECT count(*), count(DISTINCT id), bool_and(shard_id_shard(id) = 42) FROM "
+        "(SELECT shard_42.next_id() AS id FROM generate_series(1, 200000)) s");
+    EXPECT_EQ(r[0][0].as<long long>(), 200000);
+    EXPECT_EQ(r[0][1].as<long long>(), 200000);
+    EXPECT_TRUE(r[0][2].as<bool>());
+}
+
+TEST(SnowflakeConcurrency, NodeGeneratorPreloaded) { node_generator_no_duplicates(main_cluster(), "it_sf_node_pre"); }
+TEST(SnowflakeConcurrency, NodeGeneratorWithoutPreloading) {
+    node_generator_no_duplicates(nopreload_cluster(), "it_sf_node_nopre");
+}
+TEST(SnowflakeConcurrency, ShardPreloaded) { shard_no_duplicates(main_cluster(), "it_sf_shard_pre"); }
+TEST(SnowflakeConcurrency, ShardWithoutPreloading) { shard_no_duplicates(nopreload_cluster(), "it_sf_shard_nopre"); }
+
+// Issue IDs with the clock 20 s ahead, restart, generate with the real clock (20 s "back"):
+// the persisted high-water mark must keep every new ID above every old one.
+void restart_keeps_high_water_mark(const Cluster& c, const std::string& name) {
+    Db db(c, name);
+    exec_admin(c, "SELECT create_shard(9)", db.name());
+    long long old_node = 0, old_shard = 0;
+    {
+        pqxx::connection conn(db.dsn());
+        pqxx::nontransaction tx(conn);
+        tx.exec("LOAD 'id_gen'");  // without preloading, the settings exist once the library is loaded
+        tx.exec("SET id_gen.test_clock_offset = '20s'");
+        old_node = one_int(tx, "SELECT max(gen_snowflake()::bigint) FROM generate_series(1, 50000)");
+        old_shard = one_int(tx, "SELECT max(shard_9.next_id()) FROM generate_series(1, 50000)");
+    }
+    ASSERT_EQ(pg_ctl(c, "restart"), 0);
+    pqxx::connection conn(db.dsn());
+    pqxx::nontransaction tx(conn);
+    tx.exec("LOAD 'id_gen'");
+    EXPECT_EQ(tx.exec("SHOW id_gen.test_clock_offset")[0][0].as<std::string>(), "0");
+    EXPECT_GT(one_int(tx, "SELECT min(gen_snowflake()::bigint) FROM generate_series(1, 1000)"), old_node);
+    EXPECT_GT(one_int(tx, "SELECT min(shard_9.next_id()) FROM generate_series(1, 1000)"), old_shard);
+    // The preloading mode is what the cluster says it is.
+    EXPECT_EQ(tx.exec("SHOW shared_preload_libraries")[0][0].as<std::string>() == "id_gen", c.preloaded);
+}
+
+TEST(SnowflakeRestart, NoReissueAfterRestartPreloaded) { restart_keeps_high_water_mark(main_cluster(), "it_sf_restart_pre"); }
+TEST(SnowflakeRestart, NoReissueAfterRestartWithoutPreloading) {
+    restart_keeps_high_water_mark(nopreload_cluster(), "it_sf_restart_nopre");
+}
+
+// Waits until a new session sees id_gen.node_id = want (a reload is asynchronous).
+bool wait_for_node_id(const Cluster& c, const std::string& want) {
+    for (int i = 0; i < 100; ++i) {
+        pqxx::connection conn(c.dsn());
+        pqxx::nontransaction tx(conn);
+        tx.exec("LOAD 'id_gen'");
+        if (tx.exec("SHOW id_gen.node_id")[0][0].as<std::string>() == want) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+}
+
+std::string sqlstate_of(const std::string& dsn, const std::string& sql, std::string* hint = nullptr) {
+    try {
+        pqxx::connection conn(dsn);
+        pqxx::nontransaction tx(conn);
+        tx.exec(sql);
+    } catch (const pqxx::sql_error& e) {
+        if (hint) *hint = e.what();
+        return e.sqlstate();
+    }
+    return "";
+}
+
+// node_id unset or too wide for the layout: an error that says what to set; ALTER SYSTEM and a
+// reload fix it. Done on the cluster without preloading (the setting is defined on first use).
+TEST(SnowflakeSettings, NodeIdUnsetOrOutOfRange) {
+    const Cluster c = nopreload_cluster();
+    Db db(c, "it_sf_settings");
+    exec_admin(c, "ALTER SYSTEM SET id_gen.node_id = -1");
+    exec_admin(c, "SELECT pg_reload_conf()");
+    ASSERT_TRUE(wait_for_node_id(c, "-1"));
+    std::string msg;
+    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT gen_snowflake()", &msg), "22023");
+    EXPECT_NE(msg.find("id_gen.node_id is not set"), std::string::npos) << msg;
+
+    exec_admin(c, "ALTER SYSTEM SET id_gen.node_id = 20");
+    exec_admin(c, "SELECT pg_reload_conf()");
+    ASSERT_TRUE(wait_for_node_id(c, "20"));
+    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT gen_snowflake('javascript')", &msg), "22023");
+    EXPECT_NE(msg.find("does not fit the 4-bit node field"), std::string::npos) << msg;
+    {
+        pqxx::connection conn(db.dsn());
+        pqxx::nontransaction tx(conn);
+        EXPECT_EQ(one_int(tx, "SELECT snowflake_node(gen_snowflake())"), 20);
+    }
+    exec_admin(c, "ALTER SYSTEM RESET id_gen.node_id");
+    exec_admin(c, "SELECT pg_reload_conf()");
+    ASSERT_TRUE(wait_for_node_id(c, "2"));
+}
+
+// A standby shares its primary's node number: generators refuse there with 25006.
+TEST(SnowflakeStandby, GeneratorsRefuseOnAStandby) {
+    const Cluster primary = main_cluster();
+    Db db(primary, "it_sf_standby");
+    exec_admin(primary, "SELECT create_shard(3)", db.name());
+    const std::string dir = env_or("IDGEN_WORK", "/tmp") + "/standby";
+    const std::string port = std::to_string(std::stoi(primary.port) + 2);
+    const std::string user = env_or("IDGEN_PG_OS_USER", "");
+    const std::string as = user.empty() || user == env_or("USER", "") ? "" : "runuser -u " + user + " -- ";
+    const std::string bin = env_or("IDGEN_PG_BINDIR", "/usr/lib/postgresql/15/bin");
+    std::string cmd = "mkdir -p " + dir + " && chown " + (user.empty() ? "$(id -un)" : user) + " " + dir + " && " + as +
+                      bin + "/pg_basebackup -c fast -D " + dir + "/data -R -X stream -h " + primary.host + " -p " +
+                      primary.port + " -U postgres >/dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    cmd = "printf \"port = " + port + "\\nunix_socket_directories = '" + dir + "'\\n\" | " + as + "tee -a " + dir +
+          "/data/postgresql.conf >/dev/null";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    Cluster standby{dir, port, dir + "/data", dir + "/server.log", true};
+    ASSERT_EQ(pg_ctl(standby, "start"), 0);
+    std::string msg;
+    EXPECT_EQ(sqlstate_of(standby.dsn(db.name()), "SELECT gen_snowflake()", &msg), "25006");
+    EXPECT_NE(msg.find("recovery"), std::string::npos) << msg;
+    EXPECT_EQ(sqlstate_of(standby.dsn(db.name()), "SELECT shard_3.next_id()"), "25006");
+    {  // decoders work on a standby
+        pqxx::connection conn(standby.dsn(db.name()));
+        pqxx::nontransaction tx(conn);
+        EXPECT_EQ(one_int(tx, "SELECT snowflake_node('1541815603606036480')"), 378);
+    }
+    pg_ctl(standby, "stop -m fast");
+    std::system(("rm -rf " + dir).c_str());
+}
+
+// pg_dump / pg_restore: the registry rows and every shard's next_id() come back, so column
+// defaults still work; snowflake columns and their indexes survive (amcheck).
+TEST(ShardDump, DumpAndRestoreKeepsShardsWorking) {
+    const Cluster c = main_cluster();
+    Db src(c, "it_sf_dump_src");
+    exec_admin(c,
+               "SELECT create_shard(3); SELECT create_shard(4, 'photos_b', '2020-01-01 00:00:00+00');"
+               "CREATE TABLE shard_3.photos (id bigint PRIMARY KEY DEFAULT shard_3.next_id(), s snowflake UNIQUE);"
+               "CREATE TABLE photos_b.photos (id bigint PRIMARY KEY DEFAULT photos_b.next_id());"
+               "INSERT INTO shard_3.photos (s) SELECT gen_snowflake() FROM generate_series(1, 5000);"
+               "INSERT INTO photos_b.photos SELECT FROM generate_series(1, 5000);",
+               src.name());
+    const std::string file = env_or("IDGEN_WORK", "/tmp") + "/it_sf_dump.pgdump";
+    const std::string conn_args = " -h " + c.host + " -p " + c.port + " -U postgres ";
+    ASSERT_EQ(idgen::it::run_pg_tool("pg_dump", "-Fc" + conn_args + "-f " + file + " " + src.name()), 0);
+    exec_admin(c, "DROP DATABASE IF EXISTS it_sf_dump_dst WITH (FORCE)");
+    exec_admin(c, "CREATE DATABASE it_sf_dump_dst");
+    ASSERT_EQ(idgen::it::run_pg_tool("pg_restore", "--exit-on-error" + conn_args + "-d it_sf_dump_dst " + file), 0);
+    {
+        pqxx::connection conn(c.dsn("it_sf_dump_dst"));
+        pqxx::nontransaction tx(conn);
+        auto reg = tx.exec("SELECT shard, schema_name::text, epoch = '2020-01-01 00:00:00+00' FROM shard_registry ORDER BY shard");
+        ASSERT_EQ(reg.size(), 2u);
+        EXPECT_EQ(reg[0][1].as<std::string>(), "shard_3");
+        EXPECT_EQ(reg[1][1].as<std::string>(), "photos_b");
+        EXPECT_TRUE(reg[1][2].as<bool>());
+        const long long old_max = one_int(tx, "SELECT max(id) FROM shard_3.photos");
+        tx.exec("INSERT INTO shard_3.photos (s) SELECT gen_snowflake() FROM generate_series(1, 1000)");
+        tx.exec("INSERT INTO photos_b.photos SELECT FROM generate_series(1, 1000)");
+        EXPECT_EQ(one_int(tx, "SELECT count(*) FROM shard_3.photos WHERE shard_id_shard(id) = 3"), 6000);
+        EXPECT_EQ(one_int(tx, "SELECT count(*) FROM photos_b.photos WHERE shard_id_shard(id) = 4"), 6000);
+        EXPECT_GT(one_int(tx, "SELECT min(id) FROM shard_3.photos WHERE s > (SELECT max(s) FROM shard_3.photos "
+                              "WHERE id <= " + std::to_string(old_max) + ")"),
+                  old_max);
+        EXPECT_EQ(one_int(tx, "SELECT count(*) FROM photos_b.photos WHERE abs(extract(epoch FROM shard_id_time(id) - "
+                              "now())) < 3600"),
+                  6000);
+        tx.exec("CREATE EXTENSION IF NOT EXISTS amcheck");
+        tx.exec("SELECT bt_index_check('shard_3.photos_s_key'::regclass, true)");
+        tx.exec("SELECT bt_index_check('shard_3.photos_pkey'::regclass, true)");
+        // Dropping a restored shard works as before.
+        tx.exec("SELECT drop_shard(4, true)");
+        EXPECT_EQ(one_int(tx, "SELECT count(*) FROM shard_registry"), 1);
+    }
+    exec_admin(c, "DROP DATABASE IF EXISTS it_sf_dump_dst WITH (FORCE)");
+    std::remove(file.c_str());
+}
+
+}  // namespace

@@ -1,0 +1,307 @@
+#include "core/snowflake.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <set>
+#include <string>
+
+using idgen::Error;
+using idgen::SnowflakeLayout;
+using idgen::SnowflakeState;
+using idgen::StepKind;
+
+namespace {
+
+SnowflakeLayout named(const char* n) {
+    auto l = idgen::snowflake_named_layout(n, std::strlen(n));
+    EXPECT_TRUE(l.ok()) << n;
+    return *l;
+}
+
+std::int64_t pack(const SnowflakeLayout& l, std::int64_t t, std::uint32_t node, std::uint32_t seq) {
+    auto r = idgen::snowflake_pack(l, t, node, seq);
+    EXPECT_TRUE(r.ok());
+    return *r;
+}
+
+// Issues one ID with a generous reserve; fails the test on anything but kIssued.
+std::int64_t issue(SnowflakeState& st, const SnowflakeLayout& l, std::uint32_t node, std::int64_t now_ms,
+                   std::int64_t max_ahead = 1000) {
+    auto s = idgen::snowflake_step(st, l, node, now_ms, max_ahead, INT64_MAX);
+    EXPECT_TRUE(s.ok());
+    EXPECT_EQ(s->kind, StepKind::kIssued);
+    return s->id;
+}
+
+}  // namespace
+
+// Tweet 1541815603606036480: (id >> 22) + 1288834974657 = 1656432460105 ms (2022-06-28T16:07:40.105Z),
+// node (id >> 12) & 1023 = 378, sequence 0. Computed from the published layout, and checked back.
+TEST(SnowflakeLayouts, TwitterPublishedExample) {
+    const auto l = named("twitter");
+    const std::int64_t id = 1541815603606036480;
+    EXPECT_EQ(idgen::snowflake_time_ms(l, id), 1656432460105);
+    auto p = idgen::snowflake_unpack(l, id);
+    EXPECT_EQ(p.node, 378u);
+    EXPECT_EQ(p.seq, 0u);
+    EXPECT_EQ(pack(l, 1656432460105 - idgen::kTwitterEpochMs, 378, 0), id);
+    EXPECT_EQ(l.time_shift, 22);
+    EXPECT_EQ(l.node_shift, 12);
+    EXPECT_EQ(l.seq_max(), 4095u);
+    EXPECT_EQ(l.node_max(), 1023u);
+}
+
+// Instagram's engineering post: 1387263000 ms since its epoch, shard 1341, nextval 5001 % 1024 = 905;
+// and the same time with sequence 7. Built from the parts, then decoded back.
+TEST(SnowflakeLayouts, InstagramPublishedExample) {
+    const auto l = named("instagram");
+    EXPECT_EQ(l.epoch_ms, 1314220021721);
+    const std::int64_t id = pack(l, 1387263000, 1341, 905);
+    EXPECT_EQ(id, (std::int64_t{1387263000} << 23) | (1341 << 10) | 905);
+    EXPECT_EQ(id, 11637205501278089);
+    EXPECT_EQ(idgen::snowflake_time_ms(l, id), 1314220021721 + 1387263000);
+    auto p = idgen::snowflake_unpack(l, id);
+    EXPECT_EQ(p.node, 1341u);
+    EXPECT_EQ(p.seq, 905u);
+    const std::int64_t id7 = pack(l, 1387263000, 1341, 7);
+    EXPECT_EQ(idgen::snowflake_unpack(l, id7).seq, 7u);
+    EXPECT_EQ(idgen::snowflake_unpack(l, id7).node, 1341u);
+}
+
+// The instagram layout fills all 64 bits, so only 2^40 ms are usable before the sign bit.
+TEST(SnowflakeLayouts, InstagramStopsBeforeTheSignBit) {
+    const auto l = idgen::instagram_layout(0);
+    EXPECT_EQ(l.time_max, (std::int64_t{1} << 40) - 1);
+    EXPECT_EQ(pack(l, l.time_max, 8191, 1023), INT64_MAX);
+    EXPECT_EQ(idgen::snowflake_pack(l, l.time_max + 1, 0, 0).error(), Error::kOutOfRange);
+    EXPECT_EQ(idgen::snowflake_upper(l, l.time_max).value(), INT64_MAX);
+    EXPECT_EQ(idgen::snowflake_lower(l, l.time_max + 1).error(), Error::kTimeOutOfRange);
+    // A generator refuses there instead of emitting a negative ID.
+    SnowflakeState st;
+    auto s = idgen::snowflake_step(st, l, 5, l.time_max + 1, 1000, INT64_MAX);
+    EXPECT_EQ(s.error(), Error::kTimeOutOfRange);
+    // At the last ms, a full sequence cannot borrow the next one.
+    st = SnowflakeState{l.time_max, 1023, l.time_max};
+    s = idgen::snowflake_step(st, l, 5, l.time_max, 1000, INT64_MAX);
+    EXPECT_EQ(s.error(), Error::kTimeOutOfRange);
+}
+
+TEST(SnowflakeLayouts, SonyflakeAndJavascript) {
+    const auto sony = named("Sonyflake");
+    EXPECT_EQ(sony.unit_ms, 10);
+    const std::int64_t id = pack(sony, 100, 513, 3);  // time 100 units, machine 513, sequence 3
+    EXPECT_EQ(id, (std::int64_t{100} << 24) | (3 << 16) | 513);
+    EXPECT_EQ(idgen::snowflake_time_ms(sony, id), idgen::kSonyflakeEpochMs + 1000);
+    EXPECT_EQ(idgen::snowflake_unpack(sony, id).node, 513u);
+    EXPECT_EQ(idgen::snowflake_unpack(sony, id).seq, 3u);
+    EXPECT_EQ(sony.time_max, (std::int64_t{1} << 39) - 1);
+
+    const auto js = named("JAVASCRIPT");
+    EXPECT_EQ(pack(js, js.time_max, js.node_max(), js.seq_max()), (std::int64_t{1} << 53) - 1);
+    EXPECT_EQ(js.time_max, (std::int64_t{1} << 41) - 1);
+    EXPECT_EQ(js.node_max(), 15u);
+    EXPECT_EQ(js.seq_max(), 255u);
+    EXPECT_FALSE(idgen::snowflake_named_layout("discord", 7).ok());
+    EXPECT_FALSE(idgen::snowflake_named_layout("twitterx", 8).ok());
+    EXPECT_FALSE(idgen::snowflake_named_layout("twitte", 6).ok());
+}
+
+TEST(SnowflakeLayouts, EveryNamedLayoutRoundTrips) {
+    for (const char* n : {"twitter", "instagram", "sonyflake", "javascript"}) {
+        const auto l = named(n);
+        EXPECT_LE(l.time_bits + l.node_bits + l.seq_bits, 64) << n;
+        for (std::int64_t t : {std::int64_t{1}, std::int64_t{123456789}, l.time_max}) {
+            for (std::uint32_t node : {0u, 1u, l.node_max()}) {
+                for (std::uint32_t seq : {0u, 1u, l.seq_max()}) {
+                    const std::int64_t id = pack(l, t, node, seq);
+                    EXPECT_GE(id, 1);
+                    auto p = idgen::snowflake_unpack(l, id);
+                    EXPECT_EQ(p.time, t) << n;
+                    EXPECT_EQ(p.node, node) << n;
+                    EXPECT_EQ(p.seq, seq) << n;
+                }
+            }
+        }
+        EXPECT_EQ(idgen::snowflake_pack(l, 0, 0, 0).error(), Error::kOutOfRange) << n;  // 0 is not an ID
+        EXPECT_EQ(idgen::snowflake_pack(l, 1, l.node_max() + 1, 0).error(), Error::kOutOfRange) << n;
+        EXPECT_EQ(idgen::snowflake_pack(l, 1, 0, l.seq_max() + 1).error(), Error::kOutOfRange) << n;
+    }
+}
+
+TEST(SnowflakeLayouts, CustomValidation) {
+    EXPECT_TRUE(idgen::snowflake_custom_layout(0, 41, 10, 12).ok());
+    EXPECT_TRUE(idgen::snowflake_custom_layout(0, 63, 0, 0).ok());
+    EXPECT_TRUE(idgen::snowflake_custom_layout(0, 1, 31, 31).ok());
+    EXPECT_EQ(idgen::snowflake_custom_layout(0, 41, 12, 11).error(), Error::kOutOfRange);  // 64 bits
+    EXPECT_EQ(idgen::snowflake_custom_layout(0, 0, 10, 12).error(), Error::kOutOfRange);
+    EXPECT_EQ(idgen::snowflake_custom_layout(0, 41, -1, 12).error(), Error::kOutOfRange);
+    EXPECT_EQ(idgen::snowflake_custom_layout(0, 41, 10, 32).error(), Error::kOutOfRange);
+    EXPECT_EQ(idgen::snowflake_custom_layout(INT64_MAX, 41, 10, 12).error(), Error::kOutOfRange);
+    auto l = *idgen::snowflake_custom_layout(idgen::kTwitterEpochMs, 41, 10, 12);
+    const auto tw = named("twitter");
+    EXPECT_EQ(l.time_shift, tw.time_shift);
+    EXPECT_EQ(idgen::snowflake_time_ms(l, 1541815603606036480), idgen::snowflake_time_ms(tw, 1541815603606036480));
+}
+
+TEST(SnowflakeRange, LowerUpper) {
+    const auto l = named("twitter");
+    EXPECT_EQ(*idgen::snowflake_lower(l, idgen::kTwitterEpochMs), 1);  // 0 is not an ID
+    EXPECT_EQ(*idgen::snowflake_upper(l, idgen::kTwitterEpochMs), (1 << 22) - 1);
+    EXPECT_EQ(idgen::snowflake_lower(l, idgen::kTwitterEpochMs - 1).error(), Error::kTimeOutOfRange);
+    const std::int64_t id = 1541815603606036480;
+    EXPECT_LE(*idgen::snowflake_lower(l, 1656432460105), id);
+    EXPECT_GE(*idgen::snowflake_upper(l, 1656432460105), id);
+    EXPECT_GT(*idgen::snowflake_lower(l, 1656432460106), id);
+    const auto sony = named("sonyflake");  // 10 ms units: every ms of the unit maps to the same bounds
+    EXPECT_EQ(*idgen::snowflake_lower(sony, idgen::kSonyflakeEpochMs + 1000),
+              *idgen::snowflake_lower(sony, idgen::kSonyflakeEpochMs + 1009));
+    EXPECT_EQ(*idgen::snowflake_upper(sony, idgen::kSonyflakeEpochMs + 1009) + 1,
+              *idgen::snowflake_lower(sony, idgen::kSonyflakeEpochMs + 1010));
+    EXPECT_EQ(idgen::snowflake_lower(l, INT64_MAX).error(), Error::kTimeOutOfRange);
+    EXPECT_EQ(idgen::snowflake_lower(l, INT64_MIN).error(), Error::kTimeOutOfRange);
+}
+
+TEST(SnowflakeText, ParseAndFormat) {
+    auto ok = [](const std::string& s) { return idgen::snowflake_parse(s.data(), s.size()); };
+    EXPECT_EQ(*ok("1"), 1);
+    EXPECT_EQ(*ok("9223372036854775807"), INT64_MAX);
+    EXPECT_EQ(*ok("  42\t"), 42);
+    EXPECT_EQ(*ok("+7"), 7);
+    EXPECT_EQ(*ok("0000000000000000000000001"), 1);
+    EXPECT_EQ(ok("0").error(), Error::kOutOfRange);
+    EXPECT_EQ(ok("-0").error(), Error::kOutOfRange);
+    EXPECT_EQ(ok("-1").error(), Error::kOutOfRange);
+    EXPECT_EQ(ok("9223372036854775808").error(), Error::kOutOfRange);
+    EXPECT_EQ(ok("18446744073709551616").error(), Error::kOutOfRange);
+    EXPECT_EQ(ok("").error(), Error::kInvalidSyntax);
+    EXPECT_EQ(ok(" ").error(), Error::kInvalidSyntax);
+    EXPECT_EQ(ok("+").error(), Error::kInvalidSyntax);
+    EXPECT_EQ(ok("1 2").error(), Error::kInvalidSyntax);
+    EXPECT_EQ(ok("0x10").error(), Error::kInvalidSyntax);
+    EXPECT_EQ(ok("1e3").error(), Error::kInvalidSyntax);
+    EXPECT_EQ(ok(std::string("12\0", 3)).error(), Error::kInvalidSyntax);
+    char buf[20];
+    EXPECT_EQ(idgen::snowflake_format(INT64_MAX, buf), 19u);
+    EXPECT_STREQ(buf, "9223372036854775807");
+    EXPECT_EQ(idgen::snowflake_format(1, buf), 1u);
+    EXPECT_STREQ(buf, "1");
+}
+
+// A fake clock that stands still: the sequence counts up, then the next ms is borrowed.
+TEST(SnowflakeGenerator, SequenceOverflowMovesToTheNextMs) {
+    const auto l = named("twitter");
+    SnowflakeState st;
+    const std::int64_t now = idgen::kTwitterEpochMs + 1000000;
+    std::set<std::int64_t> seen;
+    std::int64_t prev = 0;
+    for (int i = 0; i < 4096 * 3; ++i) {
+        const std::int64_t id = issue(st, l, 7, now);
+        EXPECT_GT(id, prev);
+        prev = id;
+        seen.insert(id);
+        auto p = idgen::snowflake_unpack(l, id);
+        EXPECT_EQ(p.node, 7u);
+        EXPECT_EQ(p.time, 1000000 + i / 4096);
+        EXPECT_EQ(p.seq, static_cast<std::uint32_t>(i % 4096));
+    }
+    EXPECT_EQ(seen.size(), 4096u * 3);
+}
+
+// Run-ahead is bounded: past it the step asks to wait until the clock reaches a given ms.
+TEST(SnowflakeGenerator, RunAheadBoundAsksToWait) {
+    const auto l = named("instagram");
+    SnowflakeState st;
+    const std::int64_t now = l.epoch_ms + 5000;
+    // max_ahead 2 ms: time units 5000, 5001, 5002 are usable, 1024 IDs each.
+    for (int i = 0; i < 1024 * 3; ++i) issue(st, l, 1, now, 2);
+    auto s = idgen::snowflake_step(st, l, 1, now, 2, INT64_MAX);
+    ASSERT_TRUE(s.ok());
+    EXPECT_EQ(s->kind, StepKind::kWait);
+    EXPECT_EQ(s->ms, l.epoch_ms + 5001);  // unit 5003 is acceptable once the clock reads 5001
+    // The state did not move; once the clock advances, issuing resumes in unit 5003.
+    auto s2 = idgen::snowflake_step(st, l, 1, now + 1, 2, INT64_MAX);
+    ASSERT_TRUE(s2.ok());
+    ASSERT_EQ(s2->kind, StepKind::kIssued);
+    EXPECT_EQ(idgen::snowflake_unpack(l, s2->id).time, 5003);
+    EXPECT_EQ(idgen::snowflake_unpack(l, s2->id).seq, 0u);
+    // max_ahead 0: a full ms waits for the next one.
+    SnowflakeState z;
+    for (int i = 0; i < 1024; ++i) issue(z, l, 1, now, 0);
+    auto w = idgen::snowflake_step(z, l, 1, now, 0, INT64_MAX);
+    EXPECT_EQ(w->kind, StepKind::kWait);
+    EXPECT_EQ(w->ms, l.epoch_ms + 5001);
+}
+
+// A clock that steps back keeps the last time (it behaves as a clock standing still).
+TEST(SnowflakeGenerator, ClockSteppingBackKeepsTheLastTime) {
+    const auto l = named("twitter");
+    SnowflakeState st;
+    const std::int64_t t0 = idgen::kTwitterEpochMs + 10000000;
+    const std::int64_t a = issue(st, l, 1, t0);
+    const std::int64_t b = issue(st, l, 1, t0 - 60000);  // one minute back
+    EXPECT_GT(b, a);
+    EXPECT_EQ(idgen::snowflake_unpack(l, b).time, idgen::snowflake_unpack(l, a).time);
+    // Run-ahead is measured from the highest reading seen, not from the stepped-back clock.
+    for (int i = 0; i < 4096 * 2; ++i) EXPECT_GT(issue(st, l, 1, t0 - 60000, 5), b);
+    auto w = idgen::snowflake_step(st, l, 1, t0 - 60000, 5, INT64_MAX);
+    for (int i = 0; i < 4096 * 4 && w->kind == StepKind::kIssued; ++i)
+        w = idgen::snowflake_step(st, l, 1, t0 - 60000, 5, INT64_MAX);
+    ASSERT_EQ(w->kind, StepKind::kWait);
+    EXPECT_EQ(w->ms, t0 + 1);  // the real clock must catch up with the run-ahead window
+    // Once the clock is back past the last time, IDs follow the clock again.
+    const std::int64_t c = issue(st, l, 1, t0 + 100);
+    EXPECT_EQ(idgen::snowflake_unpack(l, c).time, 10000100);
+    EXPECT_EQ(idgen::snowflake_unpack(l, c).seq, 0u);
+}
+
+// IDs are issued only at or below the persisted mark; after a restart, generation starts past it
+// even when the clock went back.
+TEST(SnowflakeGenerator, ReserveAndRestart) {
+    const auto l = named("twitter");
+    SnowflakeState st;
+    const std::int64_t now = idgen::kTwitterEpochMs + 777777;
+    auto s = idgen::snowflake_step(st, l, 1, now, 1000, INT64_MIN);
+    ASSERT_EQ(s->kind, StepKind::kReserve);
+    EXPECT_EQ(s->ms, now);
+    EXPECT_EQ(st.last_time, -1);  // nothing issued yet
+    s = idgen::snowflake_step(st, l, 1, now, 1000, now + 30);
+    ASSERT_EQ(s->kind, StepKind::kIssued);
+    const std::int64_t last = s->id;
+
+    SnowflakeState after;  // a restart: only the mark survives
+    idgen::snowflake_state_restore(after, l, now + 30);
+    const std::int64_t next = issue(after, l, 1, now - 5000);  // clock went back 5 s
+    EXPECT_GT(next, last);
+    EXPECT_EQ(idgen::snowflake_unpack(l, next).time, 777777 + 31);
+    // A mark before the epoch means nothing was issued.
+    SnowflakeState fresh;
+    idgen::snowflake_state_restore(fresh, l, INT64_MIN);
+    EXPECT_EQ(fresh.last_time, -1);
+}
+
+TEST(SnowflakeGenerator, Errors) {
+    const auto l = named("twitter");
+    SnowflakeState st;
+    EXPECT_EQ(idgen::snowflake_step(st, l, 1024, idgen::kTwitterEpochMs + 1, 1000, INT64_MAX).error(), Error::kOutOfRange);
+    EXPECT_EQ(idgen::snowflake_step(st, l, 1, idgen::kTwitterEpochMs - 1, 1000, INT64_MAX).error(),
+              Error::kTimeOutOfRange);
+    // At the epoch with node 0 the value 0 is skipped: the first ID is 1.
+    EXPECT_EQ(issue(st, l, 0, idgen::kTwitterEpochMs), 1);
+    EXPECT_EQ(issue(st, l, 0, idgen::kTwitterEpochMs), 2);
+}
+
+// Sonyflake counts 10 ms units: 256 IDs per unit, then the next unit.
+TEST(SnowflakeGenerator, SonyflakeUnits) {
+    const auto l = named("sonyflake");
+    SnowflakeState st;
+    const std::int64_t now = l.epoch_ms + 123456789;
+    std::int64_t prev = 0;
+    for (int i = 0; i < 256 * 2; ++i) {
+        const std::int64_t id = issue(st, l, 65535, now, 1000);
+        EXPECT_GT(id, prev);
+        prev = id;
+        EXPECT_EQ(idgen::snowflake_unpack(l, id).node, 65535u);
+        EXPECT_EQ(idgen::snowflake_unpack(l, id).time, 12345678 + i / 256);
+    }
+}
