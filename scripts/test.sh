@@ -47,7 +47,7 @@ run_gtest() { # run_gtest LAYER BINARY
   rc=$?
   p=$(grep -cE '^\[       OK \]' "$log")
   f=$(grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$' "$log")
-  grep -E '^\[  FAILED  \]|Failure|error:' "$log" | head -40
+  grep -E '^\[  FAILED  \]|: Failure$|error:' "$log" | head -40
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then tail -20 "$log"; f=1; fi
   tally "$1" "$p" "$f"
 }
