@@ -131,8 +131,6 @@ SELECT snowflake_from_base36('1y2p0ij32e8e-');
 \set VERBOSITY default
 -- Shorter, unpadded input is accepted, as for every base36 decoder.
 SELECT snowflake_from_base36('1y2p0ij32e8e') = snowflake_from_base36('01y2p0ij32e8e') AS unpadded, snowflake_from_base36('zz') AS small;
-\set VERBOSITY sqlstate
-\set VERBOSITY default
 SELECT snowflake_from_base36('1y2p0ij32e8e8');
 
 -- Node generator: this cluster is node 1 (id_gen.node_id in postgresql.conf).

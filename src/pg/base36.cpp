@@ -3,7 +3,6 @@
 #include <cstring>
 
 #include "boundary.h"
-#include "clip.h"
 #include "core/base36.h"
 #include "core/bytes.h"
 
@@ -41,8 +40,7 @@ IDGEN_FUNCTION(base36_64_in) {
     const idgen::Error e = !v ? v.error() : *v > static_cast<std::uint64_t>(INT64_MAX) ? idgen::Error::kOutOfRange
                                                                                     : idgen::Error::kOk;
     if (e != idgen::Error::kOk) {
-        char clipped[256];
-        return failure.fail(e, kType64, idgen::pg::clip_value(text, n, clipped));
+        return failure.fail(e, kType64, text, n);
     }
     PG_RETURN_INT64(static_cast<std::int64_t>(*v));
 }
@@ -88,8 +86,7 @@ IDGEN_FUNCTION(base36_decode_int8) {
     const idgen::Error e = !v ? v.error() : *v > static_cast<std::uint64_t>(INT64_MAX) ? idgen::Error::kOutOfRange
                                                                                     : idgen::Error::kOk;
     if (e != idgen::Error::kOk) {
-        char clipped[256];
-        return failure.fail(e, kType64, idgen::pg::clip_value(s, n, clipped));
+        return failure.fail(e, kType64, s, n);
     }
     PG_RETURN_INT64(static_cast<std::int64_t>(*v));
 }
@@ -101,8 +98,7 @@ IDGEN_FUNCTION(base36_128_in) {
     const std::size_t n = std::strlen(text);
     auto v = idgen::base36_decode128(text, n);
     if (!v) {
-        char clipped[256];
-        return failure.fail(v.error(), kType128, idgen::pg::clip_value(text, n, clipped));
+        return failure.fail(v.error(), kType128, text, n);
     }
     return return_bytes16(*v);
 }
@@ -129,8 +125,7 @@ IDGEN_FUNCTION(base36_decode_128) {
     const std::size_t n = VARSIZE_ANY_EXHDR(t);
     auto v = idgen::base36_decode128(s, n);
     if (!v) {
-        char clipped[256];
-        return failure.fail(v.error(), kType128, idgen::pg::clip_value(s, n, clipped));
+        return failure.fail(v.error(), kType128, s, n);
     }
     return return_bytes16(*v);
 }

@@ -39,7 +39,10 @@ struct Failure {
     char what[256];                   // message of a caught C++ exception
 
     // Records a core error; the wrapper raises it. Returns the Datum the body should return.
+    // `offending` is NUL-terminated, or `len` bytes long; over-long input is cut at a character
+    // boundary.
     Datum fail(Error e, const char* type, const char* offending) noexcept;
+    Datum fail(Error e, const char* type, const char* offending, std::size_t len) noexcept;
     void set_exception(const char* message) noexcept;
     [[nodiscard]] bool raised() const noexcept { return exception || code != Error::kOk; }
 };

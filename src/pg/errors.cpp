@@ -5,6 +5,7 @@
 #include "boundary.h"
 
 extern "C" {
+#include "mb/pg_wchar.h"
 #include "utils/elog.h"
 #if PG_VERSION_NUM >= 160000
 #include "nodes/miscnodes.h"
@@ -14,32 +15,40 @@ extern "C" {
 namespace idgen::pg {
 
 namespace {
-void copy_truncated(char* dst, std::size_t cap, const char* src) noexcept {
+// Copies src[0..n) into dst (NUL-terminated). Longer input is cut at a character boundary of the
+// database encoding (never inside a multibyte character) and marked with "...".
+void copy_clipped(char* dst, std::size_t cap, const char* src, std::size_t n) noexcept {
     if (src == nullptr) {
         dst[0] = '\0';
         return;
     }
-    std::size_t n = std::strlen(src);
     if (n < cap) {
-        std::memcpy(dst, src, n + 1);
+        std::memcpy(dst, src, n);
+        dst[n] = '\0';
         return;
     }
-    // Keep the message bounded; mark the cut.
-    std::memcpy(dst, src, cap - 4);
-    std::memcpy(dst + cap - 4, "...", 4);
+    const int len = n > 0x7fffffff ? 0x7fffffff : static_cast<int>(n);
+    const int keep = pg_mbcliplen(src, len, static_cast<int>(cap - 4));
+    std::memcpy(dst, src, static_cast<std::size_t>(keep));
+    std::memcpy(dst + keep, "...", 4);
 }
 }  // namespace
 
 Datum Failure::fail(Error e, const char* type, const char* offending) noexcept {
+    return fail(e, type, offending, offending ? std::strlen(offending) : 0);
+}
+
+Datum Failure::fail(Error e, const char* type, const char* offending, std::size_t len) noexcept {
     code = e;
     type_name = type;
-    copy_truncated(value, sizeof value, offending);
+    copy_clipped(value, sizeof value, offending, len);
     return (Datum)0;
 }
 
 void Failure::set_exception(const char* message) noexcept {
     exception = true;
-    copy_truncated(what, sizeof what, message ? message : "unknown exception");
+    const char* m = message ? message : "unknown exception";
+    copy_clipped(what, sizeof what, m, std::strlen(m));
 }
 
 // With PostgreSQL 16+ soft errors, errsave() stores the error in an ErrorSaveContext and returns;

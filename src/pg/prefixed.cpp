@@ -6,7 +6,6 @@
 #include <cstring>
 
 #include "boundary.h"
-#include "clip.h"
 #include "core/prefixed.h"
 
 extern "C" {
@@ -39,8 +38,7 @@ IDGEN_FUNCTION(prefixed_format) {
     text* out = static_cast<text*>(palloc(VARHDRSZ + idgen::kPrefixedMaxLen));
     auto n = idgen::prefixed_format(prefix.data, prefix.len, id->data, VARDATA(out));
     if (!n) {
-        char clipped[64];
-        return failure.fail(n.error(), kType, idgen::pg::clip_value(prefix.data, prefix.len, clipped));
+        return failure.fail(n.error(), kType, prefix.data, prefix.len);
     }
     SET_VARSIZE(out, VARHDRSZ + *n);
     PG_RETURN_TEXT_P(out);
@@ -51,19 +49,18 @@ IDGEN_FUNCTION(prefixed_parse) {
     const TextArg expected = arg_text(fcinfo, 0);
     const TextArg value = arg_text(fcinfo, 1);
     auto* out = static_cast<pg_uuid_t*>(palloc(UUID_LEN));
-    char clipped[200];
     if (!idgen::prefix_valid(expected.data, expected.len)) {
-        return failure.fail(idgen::Error::kInvalidPrefix, kType, idgen::pg::clip_value(expected.data, expected.len, clipped));
+        return failure.fail(idgen::Error::kInvalidPrefix, kType, expected.data, expected.len);
     }
     auto parsed = idgen::prefixed_parse(value.data, value.len);
-    if (!parsed) return failure.fail(parsed.error(), kType, idgen::pg::clip_value(value.data, value.len, clipped));
+    if (!parsed) return failure.fail(parsed.error(), kType, value.data, value.len);
     if (parsed->prefix_len != expected.len || std::memcmp(parsed->prefix, expected.data, expected.len) != 0) {
-        // Both prefixes are at most 16 plain ASCII characters; the offending text comes last so
-        // that Failure's truncation can only shorten it.
+        // Both prefixes are valid (at most 16 ASCII characters) and the value parsed, so it is at
+        // most kPrefixedMaxLen ASCII characters: the message fits.
         char message[256];
-        snprintf(message, sizeof message, "expected prefix \"%.*s\", found \"%.*s\" in \"%s\"",
+        snprintf(message, sizeof message, "expected prefix \"%.*s\", found \"%.*s\" in \"%.*s\"",
                  static_cast<int>(expected.len), expected.data, static_cast<int>(parsed->prefix_len), parsed->prefix,
-                 idgen::pg::clip_value(value.data, value.len, clipped));
+                 static_cast<int>(value.len), value.data);
         return failure.fail(idgen::Error::kWrongPrefix, kType, message);
     }
     std::memcpy(out->data, parsed->id, UUID_LEN);
@@ -80,8 +77,7 @@ IDGEN_FUNCTION(prefixed_split) {
     auto* id = static_cast<pg_uuid_t*>(palloc(UUID_LEN));
     auto parsed = idgen::prefixed_parse(value.data, value.len);
     if (!parsed) {
-        char clipped[256];
-        return failure.fail(parsed.error(), kType, idgen::pg::clip_value(value.data, value.len, clipped));
+        return failure.fail(parsed.error(), kType, value.data, value.len);
     }
     std::memcpy(id->data, parsed->id, UUID_LEN);
     Datum values[2] = {PointerGetDatum(cstring_to_text_with_len(parsed->prefix, parsed->prefix_len)),
