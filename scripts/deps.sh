@@ -19,9 +19,8 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
 # The packaged postgresql-15 would otherwise create and start a default cluster we do not use.
-if [ ! -e /etc/postgresql-common/createcluster.conf ] || ! grep -q '^create_main_cluster *= *false' /etc/postgresql-common/createcluster.conf; then
-  $sudo mkdir -p /etc/postgresql-common
-  echo "create_main_cluster = false" | $sudo tee -a /etc/postgresql-common/createcluster.conf >/dev/null
-fi
+# (createcluster.d is included by the stock createcluster.conf, which the package owns.)
+$sudo mkdir -p /etc/postgresql-common/createcluster.d
+echo "create_main_cluster = false" | $sudo tee /etc/postgresql-common/createcluster.d/00-id_gen-no-main.conf >/dev/null
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
