@@ -1,0 +1,169 @@
+-- id_gen benchmark harness: the generic, ID-kind-independent part, loaded into the benchmark
+-- database by bench/lib.sh (bench_init). See bench/README.md for the method.
+--
+--   bench.contender   one row per thing to time: setup (untimed), query (timed), post (untimed,
+--                     returns one number kept as a metric, e.g. an index size), rows processed,
+--                     and the contender of the same suite whose time is subtracted (baseline).
+--   bench.run(suite, rounds)   times every contender of a suite once per round, forward order in
+--                     odd rounds and reverse order in even rounds, committing after each run.
+--   bench.report      per contender: median gross ns, median per-round net ns (paired with the
+--                     baseline of the same round), net ns per row, median metric.
+SET client_min_messages = warning;
+DROP SCHEMA IF EXISTS bench CASCADE;
+CREATE SCHEMA bench;
+
+CREATE TABLE bench.contender (
+    suite    text   NOT NULL,
+    name     text   NOT NULL,
+    ord      int    NOT NULL,             -- position in the forward order
+    query    text   NOT NULL,             -- the timed statement(s)
+    rows     bigint NOT NULL CHECK (rows > 0),
+    baseline text,                         -- name of a contender in the same suite, or NULL
+    setup    text,                         -- untimed, committed before each timed run
+    post     text,                         -- untimed, after each timed run; SELECT of one number
+    PRIMARY KEY (suite, name)
+);
+
+CREATE TABLE bench.sample (
+    suite    text   NOT NULL,
+    name     text   NOT NULL,
+    round    int    NOT NULL,
+    ns       float8 NOT NULL,
+    metric   float8,
+    PRIMARY KEY (suite, name, round)
+);
+
+-- Wall time of one EXECUTE, in ns. clock_timestamp() has microsecond resolution; every timed
+-- query runs for tens of milliseconds or more, so resolution is not the limit, noise is.
+CREATE FUNCTION bench.time_sql(q text) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+    t0 timestamptz;
+BEGIN
+    t0 := clock_timestamp();
+    EXECUTE q;
+    RETURN extract(epoch FROM clock_timestamp() - t0)::float8 * 1e9;
+END
+$$;
+
+-- Adds a contender (ord = next position in the suite).
+CREATE FUNCTION bench.add(p_suite text, p_name text, p_query text, p_rows bigint,
+                          p_baseline text DEFAULT NULL, p_setup text DEFAULT NULL, p_post text DEFAULT NULL)
+RETURNS void LANGUAGE sql AS $$
+    INSERT INTO bench.contender
+    SELECT p_suite, p_name, coalesce(max(ord), 0) + 1, p_query, p_rows, p_baseline, p_setup, p_post
+    FROM bench.contender WHERE suite = p_suite;
+$$;
+
+-- Interleaved rounds. A procedure, so that each timed run is its own transaction (CALL it at top
+-- level, outside BEGIN).
+CREATE PROCEDURE bench.run(p_suite text, p_rounds int) LANGUAGE plpgsql AS $$
+DECLARE
+    names text[];
+    n     int;
+    r     int;
+    i     int;
+    c     bench.contender;
+    t     float8;
+    m     float8;
+BEGIN
+    SELECT array_agg(name ORDER BY ord) INTO names FROM bench.contender WHERE suite = p_suite;
+    IF names IS NULL THEN
+        RAISE EXCEPTION 'bench.run: suite % has no contenders', p_suite;
+    END IF;
+    n := array_length(names, 1);
+    DELETE FROM bench.sample WHERE suite = p_suite;
+    COMMIT;
+    FOR r IN 1 .. p_rounds LOOP
+        FOR k IN 1 .. n LOOP
+            i := CASE WHEN r % 2 = 1 THEN k ELSE n + 1 - k END;
+            SELECT * INTO c FROM bench.contender WHERE suite = p_suite AND name = names[i];
+            IF c.setup IS NOT NULL THEN
+                EXECUTE c.setup;
+                COMMIT;
+            END IF;
+            t := bench.time_sql(c.query);
+            COMMIT;
+            m := NULL;
+            IF c.post IS NOT NULL THEN
+                EXECUTE c.post INTO m;
+            END IF;
+            INSERT INTO bench.sample VALUES (p_suite, c.name, r, t, m);
+            COMMIT;
+            RAISE NOTICE '% round %/%: % % ms', p_suite, r, p_rounds, rpad(c.name, 28), round((t / 1e6)::numeric, 1);
+        END LOOP;
+    END LOOP;
+END
+$$;
+
+CREATE FUNCTION bench.median(float8[]) RETURNS float8 LANGUAGE sql IMMUTABLE AS $$
+    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM unnest($1) AS x;
+$$;
+
+-- One row per contender. net_ns is the median over rounds of (contender - baseline) in the same
+-- round; net_ns_per_row divides it by the contender's rows. Without a baseline, net = gross.
+-- spread_pct: (max - min) / median of the per-round net times, a noise indicator.
+CREATE VIEW bench.report AS
+WITH paired AS (
+    SELECT s.suite, s.name, s.round, s.ns, s.metric,
+           s.ns - coalesce(b.ns, 0) AS net
+    FROM bench.sample s
+    JOIN bench.contender c USING (suite, name)
+    LEFT JOIN bench.sample b ON b.suite = s.suite AND b.name = c.baseline AND b.round = s.round
+)
+SELECT p.suite, p.name, c.ord, c.rows, c.baseline, count(*) AS rounds,
+       bench.median(array_agg(p.ns)) AS gross_ns,
+       bench.median(array_agg(p.net)) AS net_ns,
+       bench.median(array_agg(p.net)) / c.rows AS net_ns_per_row,
+       100 * (max(p.net) - min(p.net)) / nullif(abs(bench.median(array_agg(p.net))), 0) AS spread_pct,
+       bench.median(array_agg(p.metric)) AS metric
+FROM paired p JOIN bench.contender c USING (suite, name)
+GROUP BY p.suite, p.name, c.ord, c.rows, c.baseline;
+
+-- A printable table of a suite: per-row net cost and the ratio to a reference contender.
+CREATE FUNCTION bench.table(p_suite text, p_reference text)
+RETURNS TABLE (contender text, rows bigint, rounds bigint, "median ms" numeric, "net ns/row" numeric,
+               "spread %" numeric, "ratio to ref" numeric)
+LANGUAGE sql AS $$
+    SELECT r.name, r.rows, r.rounds, round((r.gross_ns / 1e6)::numeric, 1),
+           round(r.net_ns_per_row::numeric, 1), round(r.spread_pct::numeric, 0),
+           CASE WHEN r.baseline IS NULL AND r.name <> p_reference
+                  AND EXISTS (SELECT 1 FROM bench.contender x WHERE x.suite = p_suite AND x.baseline = r.name)
+                THEN NULL  -- a baseline itself: no ratio
+                ELSE round((r.net_ns_per_row / nullif(ref.net_ns_per_row, 0))::numeric, 3) END
+    FROM bench.report r
+    LEFT JOIN bench.report ref ON ref.suite = r.suite AND ref.name = p_reference
+    WHERE r.suite = p_suite
+    ORDER BY r.ord;
+$$;
+
+-- Net ns per row of one contender, and the median metric; for target checks.
+CREATE FUNCTION bench.ns(p_suite text, p_name text) RETURNS float8 LANGUAGE sql STABLE AS $$
+    SELECT net_ns_per_row FROM bench.report WHERE suite = p_suite AND name = p_name;
+$$;
+CREATE FUNCTION bench.metric(p_suite text, p_name text) RETURNS float8 LANGUAGE sql STABLE AS $$
+    SELECT metric FROM bench.report WHERE suite = p_suite AND name = p_name;
+$$;
+
+-- Target lines: what was measured, the target, PASS or MISS.
+CREATE TABLE bench.target (
+    ord      serial,
+    target   text   NOT NULL,
+    measured float8,
+    op       text   NOT NULL CHECK (op IN ('<=', '>=')),
+    bound    float8 NOT NULL,
+    unit     text   NOT NULL,
+    note     text
+);
+CREATE FUNCTION bench.check(p_target text, p_measured float8, p_op text, p_bound float8, p_unit text,
+                            p_note text DEFAULT NULL)
+RETURNS void LANGUAGE sql AS $$
+    INSERT INTO bench.target (target, measured, op, bound, unit, note)
+    VALUES (p_target, p_measured, p_op, p_bound, p_unit, p_note);
+$$;
+CREATE VIEW bench.targets AS
+SELECT target, round(measured::numeric, 3) AS measured, op || ' ' || bound || ' ' || unit AS goal,
+       CASE WHEN measured IS NULL THEN 'NO DATA'
+            WHEN (op = '<=' AND measured <= bound) OR (op = '>=' AND measured >= bound) THEN 'PASS'
+            ELSE 'MISS' END AS result,
+       note
+FROM bench.target ORDER BY ord;
