@@ -110,7 +110,10 @@ bench_sql -P footer=off -c "
 bench_sql -o /dev/null <<'SQL'
 SELECT bench.check('gen_ulid() speed-up over gen_random_uuid() (x)',
                    bench.ns('gen', 'gen_random_uuid()') / bench.ns('gen', 'gen_ulid()'), '>=', 10, 'x',
-                   format('wall clock: %s x', round((bench.ns('gen', 'gen_random_uuid()', 'wall') / bench.ns('gen', 'gen_ulid()', 'wall'))::numeric, 1)));
+                   format('best round: %s x; wall clock: %s', round((bench.ns_min('gen', 'gen_random_uuid()') / bench.ns_min('gen', 'gen_ulid()'))::numeric, 1),
+                          CASE WHEN bench.ns('gen', 'gen_ulid()', 'wall') > 0
+                               THEN round((bench.ns('gen', 'gen_random_uuid()', 'wall') / bench.ns('gen', 'gen_ulid()', 'wall'))::numeric, 1) || ' x'
+                               ELSE 'gen_ulid() net below the noise' END));
 SELECT bench.check('ulid::text net ns/value', bench.ns('to_text', 'ulid::text'), '<=', 40, 'ns',
                    format('uuid::text here: %s ns (issue: ~96); wall clock: ulid %s, uuid %s ns', round(bench.ns('to_text', 'uuid::text')::numeric, 1),
                           round(bench.ns('to_text', 'ulid::text', 'wall')::numeric, 1), round(bench.ns('to_text', 'uuid::text', 'wall')::numeric, 1)));
@@ -128,7 +131,8 @@ SELECT bench.check('text::ulid net ns/value', bench.ns('from_text', 'text::ulid'
 SELECT bench.check('text::ulid net ns/value, cache-resident', bench.ns('from_text_cached', 'text::ulid'), '<=', 100, 'ns',
                    format('text::uuid here: %s ns', round(bench.ns('from_text_cached', 'text::uuid')::numeric, 1)));
 SELECT bench.check('sort time ulid / uuid, same values', bench.ns('sort', 'sort ulid') / bench.ns('sort', 'sort uuid'),
-                   '<=', 1.05, 'x', format('no slower, 5%% noise allowance (same comparator and abbreviated keys); wall clock: %s',
+                   '<=', 1.05, 'x', format('no slower, 5%% noise allowance (same comparator and abbreviated keys); best round: %s; wall clock: %s',
+                   round((bench.ns_min('sort', 'sort ulid') / bench.ns_min('sort', 'sort uuid'))::numeric, 3),
                    round((bench.ns('sort', 'sort ulid', 'wall') / bench.ns('sort', 'sort uuid', 'wall'))::numeric, 3)));
 SELECT bench.check('insert time ulid PK / uuid PK',
                    bench.ns('insert', 'ulid gen_ulid() PK', 'wall') / bench.ns('insert', 'uuid gen_random_uuid() PK', 'wall'), '<=', 0.5, 'x',
