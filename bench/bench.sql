@@ -6,8 +6,13 @@
 --                     and the contender of the same suite whose time is subtracted (baseline).
 --   bench.run(suite, rounds)   times every contender of a suite once per round, forward order in
 --                     odd rounds and reverse order in even rounds, committing after each run.
---   bench.report      per contender: median gross ns, median per-round net ns (paired with the
---                     baseline of the same round), net ns per row, median metric.
+--   bench.report      per contender and clock ('cpu' or 'wall'): median gross ns, median per-round
+--                     net ns (paired with the baseline of the same round), net ns per row, median
+--                     metric.
+--
+-- Two clocks are recorded for every run: wall time (clock_timestamp()) and the backend's own
+-- on-CPU time (/proc/self/schedstat, ns). On a shared machine the CPU clock leaves out the time the
+-- backend sat in the run queue behind other tenants' work; see bench/README.md for which to use.
 SET client_min_messages = warning;
 DROP SCHEMA IF EXISTS bench CASCADE;
 CREATE SCHEMA bench;
@@ -28,20 +33,41 @@ CREATE TABLE bench.sample (
     suite    text   NOT NULL,
     name     text   NOT NULL,
     round    int    NOT NULL,
-    ns       float8 NOT NULL,
+    wall_ns  float8 NOT NULL,
+    cpu_ns   float8 NOT NULL,
+    wait_ns  float8 NOT NULL,             -- time runnable but not running (other tenants)
     metric   float8,
     PRIMARY KEY (suite, name, round)
 );
 
--- Wall time of one EXECUTE, in ns. clock_timestamp() has microsecond resolution; every timed
--- query runs for tens of milliseconds or more, so resolution is not the limit, noise is.
-CREATE FUNCTION bench.time_sql(q text) RETURNS float8 LANGUAGE plpgsql AS $$
+-- The backend's on-CPU and run-queue-wait nanoseconds so far (Linux schedstat; superuser). The
+-- kernel brings a running task's total up to date only at a scheduler tick or a context switch,
+-- so a 0.1 ms sleep first makes the reading exact instead of up to one tick (4 ms at HZ=250) old.
+CREATE FUNCTION bench.sched() RETURNS float8[] LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
-    t0 timestamptz;
+    s text;
 BEGIN
+    PERFORM pg_catalog.pg_sleep(0.0001);
+    s := pg_catalog.pg_read_file('/proc/self/schedstat');
+    RETURN ARRAY[split_part(s, ' ', 1)::float8, split_part(s, ' ', 2)::float8];
+END
+$$;
+
+-- One EXECUTE: {wall ns, cpu ns, wait ns}. clock_timestamp() has microsecond resolution and
+-- schedstat nanosecond; every timed query runs for tens of milliseconds or more.
+CREATE FUNCTION bench.time_sql(q text) RETURNS float8[] LANGUAGE plpgsql AS $$
+DECLARE
+    s0 float8[];
+    s1 float8[];
+    t0 timestamptz;
+    t1 timestamptz;
+BEGIN
+    s0 := bench.sched();
     t0 := clock_timestamp();
     EXECUTE q;
-    RETURN extract(epoch FROM clock_timestamp() - t0)::float8 * 1e9;
+    t1 := clock_timestamp();
+    s1 := bench.sched();
+    RETURN ARRAY[extract(epoch FROM t1 - t0)::float8 * 1e9, s1[1] - s0[1], s1[2] - s0[2]];
 END
 $$;
 
@@ -63,7 +89,7 @@ DECLARE
     r     int;
     i     int;
     c     bench.contender;
-    t     float8;
+    t     float8[];
     m     float8;
 BEGIN
     SELECT array_agg(name ORDER BY ord) INTO names FROM bench.contender WHERE suite = p_suite;
@@ -87,9 +113,11 @@ BEGIN
             IF c.post IS NOT NULL THEN
                 EXECUTE c.post INTO m;
             END IF;
-            INSERT INTO bench.sample VALUES (p_suite, c.name, r, t, m);
+            INSERT INTO bench.sample VALUES (p_suite, c.name, r, t[1], t[2], t[3], m);
             COMMIT;
-            RAISE NOTICE '% round %/%: % % ms', p_suite, r, p_rounds, rpad(c.name, 28), round((t / 1e6)::numeric, 1);
+            RAISE NOTICE '% round %/%: % wall % ms, cpu % ms, run-queue wait % ms', p_suite, r, p_rounds,
+                rpad(c.name, 28), round((t[1] / 1e6)::numeric, 1), round((t[2] / 1e6)::numeric, 1),
+                round((t[3] / 1e6)::numeric, 1);
         END LOOP;
     END LOOP;
 END
@@ -99,49 +127,73 @@ CREATE FUNCTION bench.median(float8[]) RETURNS float8 LANGUAGE sql IMMUTABLE AS 
     SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM unnest($1) AS x;
 $$;
 
--- One row per contender. net_ns is the median over rounds of (contender - baseline) in the same
--- round; net_ns_per_row divides it by the contender's rows. Without a baseline, net = gross.
--- spread_pct: (max - min) / median of the per-round net times, a noise indicator.
+-- One row per contender and clock. net_ns is the median over rounds of (contender - baseline) in
+-- the same round; net_ns_per_row divides it by the contender's rows. Without a baseline, net =
+-- gross. spread_pct: (max - min) / median of the per-round net times, a noise indicator.
+-- wait_pct: run-queue wait as a share of wall time over all of the contender's runs.
 CREATE VIEW bench.report AS
-WITH paired AS (
-    SELECT s.suite, s.name, s.round, s.ns, s.metric,
-           s.ns - coalesce(b.ns, 0) AS net
-    FROM bench.sample s
+WITH clocked AS (
+    SELECT s.suite, s.name, s.round, k.clock, CASE k.clock WHEN 'cpu' THEN s.cpu_ns ELSE s.wall_ns END AS ns,
+           s.metric, s.wall_ns, s.wait_ns
+    FROM bench.sample s CROSS JOIN (VALUES ('cpu'), ('wall')) AS k(clock)
+), paired AS (
+    SELECT s.*, s.ns - coalesce(b.ns, 0) AS net
+    FROM clocked s
     JOIN bench.contender c USING (suite, name)
-    LEFT JOIN bench.sample b ON b.suite = s.suite AND b.name = c.baseline AND b.round = s.round
+    LEFT JOIN clocked b ON b.suite = s.suite AND b.name = c.baseline AND b.round = s.round AND b.clock = s.clock
 )
-SELECT p.suite, p.name, c.ord, c.rows, c.baseline, count(*) AS rounds,
+SELECT p.suite, p.name, p.clock, c.ord, c.rows, c.baseline, count(*) AS rounds,
        bench.median(array_agg(p.ns)) AS gross_ns,
        bench.median(array_agg(p.net)) AS net_ns,
        bench.median(array_agg(p.net)) / c.rows AS net_ns_per_row,
        100 * (max(p.net) - min(p.net)) / nullif(abs(bench.median(array_agg(p.net))), 0) AS spread_pct,
+       100 * sum(p.wait_ns) / nullif(sum(p.wall_ns), 0) AS wait_pct,
+       min(p.ns) AS min_ns,
        bench.median(array_agg(p.metric)) AS metric
 FROM paired p JOIN bench.contender c USING (suite, name)
-GROUP BY p.suite, p.name, c.ord, c.rows, c.baseline;
+GROUP BY p.suite, p.name, p.clock, c.ord, c.rows, c.baseline;
 
--- A printable table of a suite: per-row net cost and the ratio to a reference contender.
-CREATE FUNCTION bench.table(p_suite text, p_reference text)
+-- Best-round estimator: (fastest run of the contender - fastest run of its baseline) / rows. Noise
+-- on a shared machine only ever adds time, so when spread is large this is the steadier number;
+-- the median stays the headline.
+CREATE VIEW bench.report_min AS
+SELECT r.suite, r.name, r.clock, (r.min_ns - coalesce(b.min_ns, 0)) / r.rows AS min_net_ns_per_row
+FROM bench.report r
+LEFT JOIN bench.report b ON b.suite = r.suite AND b.name = r.baseline AND b.clock = r.clock;
+
+-- A printable table of a suite on one clock: per-row net cost and the ratio to a reference.
+CREATE FUNCTION bench.table(p_suite text, p_reference text, p_clock text DEFAULT 'cpu')
 RETURNS TABLE (contender text, rows bigint, rounds bigint, "median ms" numeric, "net ns/row" numeric,
-               "spread %" numeric, "ratio to ref" numeric)
+               "spread %" numeric, "wait %" numeric, "ratio to ref" numeric,
+               "best-round net ns/row" numeric, "best-round ratio" numeric)
 LANGUAGE sql AS $$
     SELECT r.name, r.rows, r.rounds, round((r.gross_ns / 1e6)::numeric, 1),
-           round(r.net_ns_per_row::numeric, 1), round(r.spread_pct::numeric, 0),
-           CASE WHEN r.baseline IS NULL AND r.name <> p_reference
-                  AND EXISTS (SELECT 1 FROM bench.contender x WHERE x.suite = p_suite AND x.baseline = r.name)
-                THEN NULL  -- a baseline itself: no ratio
-                ELSE round((r.net_ns_per_row / nullif(ref.net_ns_per_row, 0))::numeric, 3) END
+           round(r.net_ns_per_row::numeric, 1), round(r.spread_pct::numeric, 0), round(r.wait_pct::numeric, 0),
+           CASE WHEN is_baseline THEN NULL  -- a baseline itself: no ratio
+                ELSE round((r.net_ns_per_row / nullif(ref.net_ns_per_row, 0))::numeric, 3) END,
+           round(m.min_net_ns_per_row::numeric, 1),
+           CASE WHEN is_baseline THEN NULL
+                ELSE round((m.min_net_ns_per_row / nullif(mref.min_net_ns_per_row, 0))::numeric, 3) END
     FROM bench.report r
-    LEFT JOIN bench.report ref ON ref.suite = r.suite AND ref.name = p_reference
-    WHERE r.suite = p_suite
+    JOIN bench.report_min m ON m.suite = r.suite AND m.name = r.name AND m.clock = r.clock
+    LEFT JOIN bench.report ref ON ref.suite = r.suite AND ref.name = p_reference AND ref.clock = r.clock
+    LEFT JOIN bench.report_min mref ON mref.suite = r.suite AND mref.name = p_reference AND mref.clock = r.clock
+    CROSS JOIN LATERAL (SELECT r.baseline IS NULL AND r.name <> p_reference
+                           AND EXISTS (SELECT 1 FROM bench.contender x WHERE x.suite = p_suite AND x.baseline = r.name)
+                        AS is_baseline) AS b
+    WHERE r.suite = p_suite AND r.clock = p_clock
     ORDER BY r.ord;
 $$;
 
--- Net ns per row of one contender, and the median metric; for target checks.
-CREATE FUNCTION bench.ns(p_suite text, p_name text) RETURNS float8 LANGUAGE sql STABLE AS $$
-    SELECT net_ns_per_row FROM bench.report WHERE suite = p_suite AND name = p_name;
+-- Net ns per row of one contender on a clock, and the median metric; for target checks.
+CREATE FUNCTION bench.ns(p_suite text, p_name text, p_clock text DEFAULT 'cpu') RETURNS float8 LANGUAGE sql STABLE AS $$
+    SELECT net_ns_per_row FROM bench.report WHERE suite = p_suite AND name = p_name AND clock = p_clock;
+$$;
+CREATE FUNCTION bench.ns_min(p_suite text, p_name text, p_clock text DEFAULT 'cpu') RETURNS float8 LANGUAGE sql STABLE AS $$
+    SELECT min_net_ns_per_row FROM bench.report_min WHERE suite = p_suite AND name = p_name AND clock = p_clock;
 $$;
 CREATE FUNCTION bench.metric(p_suite text, p_name text) RETURNS float8 LANGUAGE sql STABLE AS $$
-    SELECT metric FROM bench.report WHERE suite = p_suite AND name = p_name;
+    SELECT metric FROM bench.report WHERE suite = p_suite AND name = p_name AND clock = 'wall';
 $$;
 
 -- Target lines: what was measured, the target, PASS or MISS.

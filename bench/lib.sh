@@ -4,7 +4,8 @@
 #                               database "bench" with id_gen and the harness (bench/bench.sql)
 #   bench_sql  [psql args...]   psql on that database, ON_ERROR_STOP, quiet
 #   bench_run  SUITE            interleaved rounds of a suite's contenders (BENCH_ROUNDS)
-#   bench_table SUITE REF       print the suite: median net ns/row, ratio to contender REF
+#   bench_table SUITE REF [CLOCK]  print the suite: median net ns/row, ratio to contender REF, on
+#                               CLOCK = cpu (default: the backend's on-CPU time) or wall
 #   bench_targets               print the PASS/MISS lines recorded with bench.check(...)
 #
 # Environment: PG_CONFIG, BENCH_ROWS (default 5000000), BENCH_ROUNDS (default 5),
@@ -57,9 +58,10 @@ bench_run() {
 }
 
 bench_table() {
+  local clock=${3:-cpu}
   echo
-  echo "## $1 (net ns/row = median over rounds of (contender - baseline) in the same round, / rows; ratio to $2)"
-  bench_sql -P footer=off -c "SELECT * FROM bench.table('$1', '$2')"
+  echo "## $1 [$clock time] net ns/row = median over rounds of (contender - baseline in the same round) / rows; ratio to $2"
+  bench_sql -P footer=off -c "SELECT * FROM bench.table('$1', '$2', '$clock')"
 }
 
 bench_targets() {

@@ -2,12 +2,18 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 namespace idgen {
 
+// memcpy + byte swap compiles to one load (or store) and a bswap/movbe; GCC does not recognise the
+// shift-or byte loop as such, and ID encoding and decoding call these on every value.
 inline std::uint64_t load_be64(const std::uint8_t* p) noexcept {
-    std::uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) v = (v << 8) | p[i];
+    std::uint64_t v;
+    std::memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
     return v;
 }
 
@@ -16,15 +22,11 @@ inline std::uint16_t load_be16(const std::uint8_t* p) noexcept {
 }
 
 inline void store_be64(std::uint8_t* p, std::uint64_t v) noexcept {
-    for (int i = 7; i >= 0; --i) {
-        p[i] = static_cast<std::uint8_t>(v);
-        v >>= 8;
-    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    std::memcpy(p, &v, sizeof v);
 }
-
-}  // namespace idgen
-
-namespace idgen {
 
 // 128-bit big-endian load/store: a 16-byte ID as one unsigned number (byte order = numeric order).
 inline unsigned __int128 load_be128(const std::uint8_t* p) noexcept {

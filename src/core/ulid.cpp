@@ -1,5 +1,7 @@
 #include "ulid.h"
 
+#include <cstring>
+
 #include "bytes.h"
 #include "no_pg_check.h"
 
@@ -33,29 +35,66 @@ Ulid compose(std::int64_t ms, std::uint16_t rand_hi, std::uint64_t rand_lo) noex
 
 }  // namespace
 
-Result<Ulid> ulid_parse(const char* text, std::size_t len) noexcept {
-    if (len != kUlidTextLen) return Error::kInvalidSyntax;
-    unsigned __int128 v = 0;
-    std::uint8_t any_bad = 0;
-    for (std::size_t i = 0; i < kUlidTextLen; ++i) {
+// The 26 characters are three independent groups, so no step carries a 128-bit value:
+//   chars  0..9   50 bits: the 48-bit time (the top 2 bits must be 0, i.e. char 0 <= '7')
+//   chars 10..17  40 bits: random bits 79..40
+//   chars 18..25  40 bits: random bits 39..0
+// The groups are decoded with fixed trip counts the compiler unrolls; only 64-bit operations.
+namespace {
+
+template <std::size_t N>
+inline std::uint64_t decode_group(const char* text, std::uint8_t& any_bad) noexcept {
+    std::uint64_t v = 0;
+#pragma GCC unroll 10
+    for (std::size_t i = 0; i < N; ++i) {
         const std::uint8_t d = kDecode.v[static_cast<unsigned char>(text[i])];
-        any_bad |= static_cast<std::uint8_t>(d == 0xFF);
+        any_bad |= d;  // 0xFF has bit 7 set; every valid digit is < 32
         v = (v << 5) | (d & 31u);
     }
-    if (any_bad) return Error::kInvalidSyntax;
-    if (kDecode.v[static_cast<unsigned char>(text[0])] > 7) return Error::kOutOfRange;
+    return v;
+}
+
+// Two output characters per lookup: entry i holds the digits of i >> 5 and i & 31.
+struct PairTable {
+    char v[1024][2];
+    constexpr PairTable() : v() {
+        for (int i = 0; i < 1024; ++i) {
+            v[i][0] = kAlphabet[i >> 5];
+            v[i][1] = kAlphabet[i & 31];
+        }
+    }
+};
+constexpr PairTable kPairs{};
+
+// Writes the 5*N2*2 low bits of v as 2*N2 characters, most significant first.
+template <std::size_t N2>
+inline void encode_group(std::uint64_t v, char* out) noexcept {
+#pragma GCC unroll 5
+    for (std::size_t i = 0; i < N2; ++i) std::memcpy(out + 2 * i, kPairs.v[(v >> (10 * (N2 - 1 - i))) & 1023u], 2);
+}
+
+}  // namespace
+
+Result<Ulid> ulid_parse(const char* text, std::size_t len) noexcept {
+    if (len != kUlidTextLen) return Error::kInvalidSyntax;
+    std::uint8_t any_bad = 0;
+    const std::uint64_t t = decode_group<10>(text, any_bad);
+    const std::uint64_t a = decode_group<8>(text + 10, any_bad);
+    const std::uint64_t b = decode_group<8>(text + 18, any_bad);
+    if (any_bad & 0x80u) return Error::kInvalidSyntax;
+    if (t >> 48) return Error::kOutOfRange;  // first character above '7': more than 128 bits
     Ulid id{};
-    store_be64(id.bytes, static_cast<std::uint64_t>(v >> 64));
-    store_be64(id.bytes + 8, static_cast<std::uint64_t>(v));
+    store_be64(id.bytes, (t << 16) | (a >> 24));
+    store_be64(id.bytes + 8, (a << 40) | b);
     return id;
 }
 
 void ulid_format(const Ulid& id, char* out) noexcept {
-    unsigned __int128 v = (static_cast<unsigned __int128>(load_be64(id.bytes)) << 64) | load_be64(id.bytes + 8);
-    for (std::size_t i = kUlidTextLen; i-- > 0;) {
-        out[i] = kAlphabet[static_cast<unsigned>(v) & 31u];
-        v >>= 5;
-    }
+    const std::uint64_t hi = load_be64(id.bytes);
+    const std::uint64_t lo = load_be64(id.bytes + 8);
+    encode_group<5>(hi >> 16, out);                                    // time, 48 bits in 50
+    encode_group<4>(((hi & 0xFFFFu) << 24) | (lo >> 40), out + 10);     // random bits 79..40
+    encode_group<4>(lo & ((std::uint64_t{1} << 40) - 1), out + 18);    // random bits 39..0
 }
 
 std::int64_t ulid_time_ms(const Ulid& id) noexcept {
