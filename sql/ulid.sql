@@ -41,6 +41,23 @@ SELECT count(*) AS implicit_casts FROM pg_cast
   WHERE (castsource = 'ulid'::regtype OR casttarget = 'ulid'::regtype) AND castcontext = 'i';
 SELECT '01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid::timestamptz AT TIME ZONE 'UTC' AS cast_time;
 SELECT ulid_time(gen_ulid('2024-02-29 12:34:56.789+00')) AT TIME ZONE 'UTC' AS given_time;
+-- Text casts run dedicated functions (no cstring detour) and agree with the I/O functions.
+SELECT c.castcontext, c.castmethod, c.castfunc::regproc AS func FROM pg_cast c
+  WHERE c.castsource = 'ulid'::regtype AND c.casttarget = 'text'::regtype
+     OR c.castsource = 'text'::regtype AND c.casttarget = 'ulid'::regtype ORDER BY 1;
+SELECT bool_and(id::text = textin(ulid_out(id))) AS to_text_matches_out,
+       bool_and(id::text::ulid = id) AS text_roundtrip,
+       bool_and(lower(id::text)::ulid = id) AS lower_case_in,
+       bool_and(id::varchar::ulid = id) AS varchar_roundtrip
+FROM (SELECT gen_random_uuid()::ulid AS id FROM generate_series(1, 2000)) s;
+\set VERBOSITY sqlstate
+SELECT 'not-a-ulid'::text::ulid;
+SELECT '80000000000000000000000000'::text::ulid;
+SELECT '01ARZ3NDEKTSV4RRFFQ69G5FA'::text::ulid;
+\set VERBOSITY default
+SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAU'::text::ulid;
+-- An over-long value is cut in the message at a character boundary.
+SELECT repeat('é', 300)::text::ulid;
 
 -- Operators agree with the byte order, and with the text order.
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid < '01ARZ3NDEKTSV4RRFFQ69G5FAW'::ulid AS lt,

@@ -47,6 +47,25 @@ IDGEN_FUNCTION(ulid_out) {
     PG_RETURN_CSTRING(out);
 }
 
+// Casts to and from text that skip the cstring detour of an I/O conversion cast (output to a
+// cstring, strlen, textin's second allocation and copy): the text is written and read in place.
+IDGEN_FUNCTION(ulid_to_text) {
+    const Ulid* id = arg_ulid(fcinfo, 0);
+    text* out = static_cast<text*>(palloc(VARHDRSZ + idgen::kUlidTextLen));
+    SET_VARSIZE(out, VARHDRSZ + idgen::kUlidTextLen);
+    idgen::ulid_format(*id, VARDATA(out));
+    PG_RETURN_TEXT_P(out);
+}
+
+IDGEN_FUNCTION(ulid_from_text) {
+    const text* in = PG_GETARG_TEXT_PP(0);
+    const char* data = VARDATA_ANY(in);
+    const std::size_t len = VARSIZE_ANY_EXHDR(in);
+    auto parsed = idgen::ulid_parse(data, len);
+    if (!parsed) return failure.fail(parsed.error(), kType, data, len);
+    return return_ulid(*parsed);
+}
+
 IDGEN_FUNCTION(ulid_recv) {
     StringInfo buf = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
     auto* out = static_cast<Ulid*>(palloc(sizeof(Ulid)));

@@ -126,3 +126,13 @@ COMMENT ON FUNCTION ulid_upper(timestamptz) IS 'largest ULID of the millisecond 
 CREATE CAST (ulid AS uuid) WITHOUT FUNCTION;
 CREATE CAST (uuid AS ulid) WITHOUT FUNCTION;
 CREATE CAST (ulid AS timestamptz) WITH FUNCTION ulid_time(ulid);
+-- Text: the same contexts as the I/O conversion casts they replace (to text on assignment, from
+-- text explicitly), through functions that build and read the text in place.
+CREATE FUNCTION ulid_to_text(ulid) RETURNS text
+    AS 'MODULE_PATHNAME', 'ulid_to_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_to_text(ulid) IS 'ulid as 26 upper-case Crockford base32 characters';
+CREATE FUNCTION ulid_from_text(text) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_from_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_from_text(text) IS 'ulid from 26 Crockford base32 characters, either case';
+CREATE CAST (ulid AS text) WITH FUNCTION ulid_to_text(ulid) AS ASSIGNMENT;
+CREATE CAST (text AS ulid) WITH FUNCTION ulid_from_text(text);
