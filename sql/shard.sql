@@ -70,6 +70,30 @@ SELECT drop_shard(5);
 SELECT shard_id_shard(shard_5.next_id()) AS as_plain_user;
 RESET ROLE;
 
+-- next_id() reads the registry without parsing SQL under the caller's search_path: operators
+-- planted on the path (numeric * integer has no exact built-in; name = name) are never called.
+CREATE FUNCTION public.planted_mul(numeric, integer) RETURNS numeric LANGUAGE plpgsql
+    AS $$ BEGIN RAISE EXCEPTION 'planted operator * ran'; END $$;
+CREATE OPERATOR public.* (LEFTARG = numeric, RIGHTARG = integer, FUNCTION = public.planted_mul);
+CREATE FUNCTION public.planted_eq(name, name) RETURNS boolean LANGUAGE plpgsql
+    AS $$ BEGIN RAISE EXCEPTION 'planted operator = ran'; END $$;
+CREATE OPERATOR public.= (LEFTARG = name, RIGHTARG = name, FUNCTION = public.planted_eq);
+SELECT shard_id_shard(shard_5.next_id()) AS default_path;
+SET search_path = public, pg_catalog;
+SELECT shard_id_shard(shard_5.next_id()) AS public_first;
+RESET search_path;
+DROP OPERATOR public.= (name, name);
+DROP OPERATOR public.* (numeric, integer);
+DROP FUNCTION public.planted_mul(numeric, integer), public.planted_eq(name, name);
+
+-- next_id() and the decoders convert the epoch alike (floor to the ms): with a sub-ms epoch, an ID
+-- still decodes to the millisecond it was issued in, not the one before.
+SELECT create_shard(11, 'frac_epoch', '2020-01-01 00:00:00.0007+00');
+SELECT bool_and(shard_id_time(id) >= date_trunc('milliseconds', t0)) AS decodes_to_issue_ms
+FROM (SELECT clock_timestamp() AS t0, frac_epoch.next_id() AS id FROM generate_series(1, 2000)) s;
+SELECT drop_shard(11);
+DROP SCHEMA frac_epoch;
+
 -- A next_id() outside a registered schema says so.
 CREATE SCHEMA not_a_shard;
 CREATE FUNCTION not_a_shard.next_id() RETURNS bigint AS '$libdir/id_gen', 'shard_next_id' LANGUAGE C VOLATILE;
