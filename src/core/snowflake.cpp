@@ -166,6 +166,10 @@ void snowflake_state_restore(SnowflakeState& st, const SnowflakeLayout& l, std::
     if (st.high_clock < t) st.high_clock = t;
 }
 
+std::int64_t snowflake_mark_to_persist(std::int64_t persisted_ms, std::int64_t wanted_ms) noexcept {
+    return wanted_ms > persisted_ms ? wanted_ms : persisted_ms;
+}
+
 Result<Step> snowflake_step(SnowflakeState& st, const SnowflakeLayout& l, std::uint32_t node, std::int64_t now_ms,
                             std::int64_t max_ahead_ms, std::int64_t reserved_ms) noexcept {
     if (node > l.node_max()) return Error::kOutOfRange;

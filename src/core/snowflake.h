@@ -93,6 +93,14 @@ struct SnowflakeState {
 // starts in a later time unit whatever the clock says.
 void snowflake_state_restore(SnowflakeState& st, const SnowflakeLayout& l, std::int64_t reserved_ms) noexcept;
 
+// The persisted high-water mark only ever moves forward. `persisted_ms` is the mark last written
+// for this generator (same epoch), `wanted_ms` the one a step asked for. Returns the mark to
+// write, never below `persisted_ms`; when it equals `persisted_ms` nothing needs writing. (Two
+// backends can ask for marks in one order and reach the file in the other: the later, smaller
+// request must not overwrite the larger mark, or IDs issued up to it could be reissued after a
+// restart with the clock gone back.)
+[[nodiscard]] std::int64_t snowflake_mark_to_persist(std::int64_t persisted_ms, std::int64_t wanted_ms) noexcept;
+
 enum class StepKind : std::uint8_t {
     kIssued,   // `id` is new; the state has been advanced
     kWait,     // the sequence is full up to the run-ahead limit: retry once the clock reaches `ms`

@@ -256,17 +256,30 @@ bool shared_io(const StateKey& k, const SnowflakeLayout& l, Fast need, std::int6
             }
         }
     } else {
-        // Persist the new mark first; only then may IDs up to it be issued.
-        Record r{kMagic, 0, k.epoch_ms, -1, 0, -1, reserve_ms};
-        if (!write_record(fd, r, true)) {
-            err = Error::kStateIoError;
-            detail = describe_errno("write a state", errno);
-            ok = false;
-        } else {
-            SpinLockAcquire(&g_shared->mutex);
-            Slot* s = find_slot(k);
-            if (s != nullptr && same_key(s->key, k) && s->reserved_ms < reserve_ms) s->reserved_ms = reserve_ms;
-            SpinLockRelease(&g_shared->mutex);
+        // reserve_ms was computed under the spinlock before this backend got the LWLock; another
+        // backend may have persisted a larger mark since and issued IDs up to it. Every write of a
+        // slot's mark happens under the LWLock and is copied into the slot right after, so the
+        // slot's mark read now is the one on disk: write only if ours is larger (never move back).
+        SpinLockAcquire(&g_shared->mutex);
+        Slot* s = find_slot(k);
+        const bool live = s != nullptr && s->loaded && same_key(s->key, k);
+        const std::int64_t persisted = live ? s->reserved_ms : INT64_MIN;
+        SpinLockRelease(&g_shared->mutex);
+        // Not live: the slot was reloaded for another epoch meanwhile; the retry reloads it.
+        const std::int64_t mark = snowflake_mark_to_persist(persisted, reserve_ms);
+        if (live && mark != persisted) {
+            // Persist the new mark first; only then may IDs up to it be issued.
+            Record r{kMagic, 0, k.epoch_ms, -1, 0, -1, mark};
+            if (!write_record(fd, r, true)) {
+                err = Error::kStateIoError;
+                detail = describe_errno("write a state", errno);
+                ok = false;
+            } else {
+                SpinLockAcquire(&g_shared->mutex);
+                s = find_slot(k);
+                if (s != nullptr && same_key(s->key, k) && s->reserved_ms < mark) s->reserved_ms = mark;
+                SpinLockRelease(&g_shared->mutex);
+            }
         }
     }
     if (!cached) ::close(fd);
@@ -318,7 +331,8 @@ Outcome attempt_file(const StateKey& k, const SnowflakeLayout& l, std::uint32_t 
                 break;
             }
             if (step->kind == StepKind::kReserve) {
-                r.reserved_ms = step->ms + kReserveAheadMs;
+                // Under flock, r is what is on disk: the mark only moves forward.
+                r.reserved_ms = snowflake_mark_to_persist(r.reserved_ms, step->ms + kReserveAheadMs);
                 r.boot = 0;  // the live state below is not written yet
                 if (!write_record(fd, r, true)) {
                     err = Error::kStateIoError;

@@ -27,7 +27,9 @@
 //  3. Across runs: no pair is issued with a time later than the persisted mark, which is written
 //     and fsync'd first; a new run (new shared memory, or a file record with another boot stamp)
 //     starts from the mark with the sequence marked full, so its first pair is after every pair of
-//     every earlier run.
+//     every earlier run. This needs the mark on disk to be the largest ever granted: a writer
+//     re-reads the slot's mark under the LWLock (or the record under flock) and never writes a
+//     smaller one (snowflake_mark_to_persist).
 // Not covered: two servers with the same node number (a promoted standby, a copied data
 // directory), which is a configuration error the server cannot see.
 #pragma once

@@ -280,6 +280,25 @@ TEST(SnowflakeGenerator, ReserveAndRestart) {
     EXPECT_EQ(fresh.last_time, -1);
 }
 
+// Finding: backend A asks for mark 1100 and waits for the file lock; backend B writes mark 1200
+// and issues IDs up to it; A must not then write 1100 over it. The decision the writer makes under
+// the lock never moves the persisted mark back.
+TEST(SnowflakeGenerator, PersistedMarkNeverMovesBack) {
+    EXPECT_EQ(idgen::snowflake_mark_to_persist(1200, 1100), 1200);  // stale, smaller request: keep
+    EXPECT_EQ(idgen::snowflake_mark_to_persist(1200, 1200), 1200);
+    EXPECT_EQ(idgen::snowflake_mark_to_persist(1200, 1300), 1300);
+    EXPECT_EQ(idgen::snowflake_mark_to_persist(INT64_MIN, 5), 5);  // first mark of a fresh state
+    // End to end: IDs issued up to B's mark stay below everything after a restart from the kept mark.
+    const auto l = named("twitter");
+    const std::int64_t now = idgen::kTwitterEpochMs + 1000000;
+    SnowflakeState st;
+    std::int64_t last = 0;
+    for (std::int64_t ms = now; ms <= now + 200; ++ms) last = idgen::snowflake_step(st, l, 1, ms, 1000, now + 200)->id;
+    SnowflakeState after;
+    idgen::snowflake_state_restore(after, l, idgen::snowflake_mark_to_persist(now + 200, now + 100));
+    EXPECT_GT(issue(after, l, 1, now - 60000), last);
+}
+
 TEST(SnowflakeGenerator, Errors) {
     const auto l = named("twitter");
     SnowflakeState st;
