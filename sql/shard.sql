@@ -94,6 +94,15 @@ FROM (SELECT clock_timestamp() AS t0, frac_epoch.next_id() AS id FROM generate_s
 SELECT drop_shard(11);
 DROP SCHEMA frac_epoch;
 
+-- Registry rows: number, schema and epoch cannot be updated (no cache invalidation would follow).
+\set VERBOSITY sqlstate
+UPDATE shard_registry SET epoch = epoch + interval '1 day' WHERE shard = 5;
+UPDATE shard_registry SET schema_name = 'elsewhere' WHERE shard = 5;
+UPDATE shard_registry SET shard = 4000 WHERE shard = 5;
+\set VERBOSITY default
+UPDATE shard_registry SET epoch = epoch + interval '1 day' WHERE shard = 5;
+UPDATE shard_registry SET created_at = created_at WHERE shard = 5;
+
 -- A next_id() outside a registered schema says so.
 CREATE SCHEMA not_a_shard;
 CREATE FUNCTION not_a_shard.next_id() RETURNS bigint AS '$libdir/id_gen', 'shard_next_id' LANGUAGE C VOLATILE;
@@ -127,6 +136,14 @@ SELECT to_regprocedure('shard_5.next_id()') IS NULL AS function_dropped;
 -- Re-created with the same number and epoch, the shard continues after its last ID.
 SELECT create_shard(5);
 SELECT shard_5.next_id() > (SELECT m FROM before_drop) AS continues;
+-- Re-created with an epoch a day later, its time field would restart a day lower and repeat old
+-- IDs: instead it continues after its last ID (running ahead of the clock by the difference).
+CREATE TEMP TABLE before_epoch AS SELECT shard_5.next_id() AS m;
+SELECT drop_shard(5);
+SELECT create_shard(5, 'shard_5', '2024-01-02 00:00:00+00');
+SELECT id > (SELECT m FROM before_epoch) AS continues_above_old_ids,
+       shard_id_time(id) > now() + interval '23 hours' AS runs_ahead_by_the_epoch_difference
+FROM (SELECT shard_5.next_id() AS id) s;
 
 -- The registry is dumped with its rows (extension configuration table).
 SELECT c.relname FROM pg_extension e, unnest(e.extconfig) r(oid) JOIN pg_class c ON c.oid = r.oid WHERE e.extname = 'id_gen';

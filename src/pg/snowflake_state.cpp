@@ -245,12 +245,15 @@ bool shared_io(const StateKey& k, const SnowflakeLayout& l, Fast need, std::int6
                 detail = describe_errno("read a state", errno);
                 ok = false;
             } else {
+                // A mark written under another epoch (the shard was re-created with it) is restated
+                // so the time field stays above every ID issued under that epoch.
+                const std::int64_t mark = snowflake_mark_for_epoch(r.reserved_ms, r.epoch_ms, k.epoch_ms);
                 SnowflakeState st{};
-                snowflake_state_restore(st, l, r.reserved_ms);
+                snowflake_state_restore(st, l, mark);
                 SpinLockAcquire(&g_shared->mutex);
                 s->key = k;
                 s->st = st;
-                s->reserved_ms = r.reserved_ms;
+                s->reserved_ms = mark;
                 s->loaded = true;
                 SpinLockRelease(&g_shared->mutex);
             }
@@ -316,7 +319,11 @@ Outcome attempt_file(const StateKey& k, const SnowflakeLayout& l, std::uint32_t 
             st.last_seq = r.last_seq;
             st.high_clock = r.high_clock;
         } else {
-            // Written by an earlier server run (or for another epoch): only the mark counts.
+            // Written by an earlier server run (or for another epoch): only the mark counts,
+            // restated for this epoch so the time field stays above every ID issued under the
+            // record's (see snowflake_mark_for_epoch). From here on the record is in this epoch.
+            r.reserved_ms = snowflake_mark_for_epoch(r.reserved_ms, r.epoch_ms, k.epoch_ms);
+            r.epoch_ms = k.epoch_ms;
             snowflake_state_restore(st, l, r.reserved_ms);
         }
         for (int round = 0; round < 2; ++round) {

@@ -30,6 +30,9 @@
 //     every earlier run. This needs the mark on disk to be the largest ever granted: a writer
 //     re-reads the slot's mark under the LWLock (or the record under flock) and never writes a
 //     smaller one (snowflake_mark_to_persist).
+//  4. Across epochs (a shard re-created with another epoch): a mark written under epoch E1 is
+//     restated for epoch E2 keeping its time field (snowflake_mark_for_epoch), so every ID after
+//     the change is above every ID before it, whichever epoch is later.
 // Not covered: two servers with the same node number (a promoted standby, a copied data
 // directory), which is a configuration error the server cannot see.
 #pragma once

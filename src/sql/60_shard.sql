@@ -14,6 +14,27 @@ SELECT pg_catalog.pg_extension_config_dump('shard_registry', '');
 REVOKE ALL ON shard_registry FROM PUBLIC;
 GRANT SELECT ON shard_registry TO PUBLIC;
 
+-- A row's shard, schema_name and epoch cannot be updated: UPDATE sends no cache invalidation, so
+-- backends would keep issuing with the old values, and a later epoch would restart the time field
+-- lower (see rename_shard() for renames; a shard's number and epoch never change).
+CREATE FUNCTION shard_registry_guard() RETURNS trigger
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+BEGIN
+    IF NEW.shard IS DISTINCT FROM OLD.shard OR NEW.schema_name IS DISTINCT FROM OLD.schema_name
+       OR NEW.epoch IS DISTINCT FROM OLD.epoch THEN
+        RAISE EXCEPTION 'cannot change the shard, schema_name or epoch of shard %', OLD.shard
+            USING ERRCODE = '55000',
+                  DETAIL = 'Running next_id() functions cache these values, and a shard''s IDs are only unique under one number and epoch.',
+                  HINT = 'Rename a shard''s schema with rename_shard(). A shard''s number and epoch are fixed: create a new shard instead.';
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER shard_registry_guard BEFORE UPDATE ON shard_registry
+    FOR EACH ROW EXECUTE FUNCTION shard_registry_guard();
+
 -- Decoders of any shard ID (a bigint from next_id()); a router finds the shard from the ID alone.
 CREATE FUNCTION shard_id_shard(id bigint) RETURNS int4
     AS 'MODULE_PATHNAME', 'shard_id_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

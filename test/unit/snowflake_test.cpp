@@ -299,6 +299,41 @@ TEST(SnowflakeGenerator, PersistedMarkNeverMovesBack) {
     EXPECT_GT(issue(after, l, 1, now - 60000), last);
 }
 
+// Finding: a shard re-created (or its registry row replaced) with an epoch D ms later must not
+// restart its time field D lower: IDs of the old epoch would be issued again.
+TEST(SnowflakeGenerator, LaterEpochKeepsIdsAboveTheOldOnes) {
+    const std::int64_t e1 = idgen::kJavascriptEpochMs, d = 86400000;  // one day later
+    const auto old_layout = idgen::instagram_layout(e1);
+    const auto new_layout = idgen::instagram_layout(e1 + d);
+    const std::int64_t now = e1 + 400LL * 86400000;
+    SnowflakeState st;
+    std::int64_t last = 0;
+    for (int i = 0; i < 5000; ++i) last = issue(st, old_layout, 7, now);
+    const std::int64_t mark = now + 100;  // what was persisted under the old epoch
+    // Same clock, later epoch: restored from the restated mark, every new ID is above the old ones.
+    SnowflakeState after;
+    idgen::snowflake_state_restore(after, new_layout, idgen::snowflake_mark_for_epoch(mark, e1, e1 + d));
+    auto s = idgen::snowflake_step(after, new_layout, 7, now, 1000, INT64_MAX);
+    ASSERT_TRUE(s.ok());
+    ASSERT_EQ(s->kind, StepKind::kIssued);
+    EXPECT_GT(s->id, last);
+    // Without restating, the mark in Unix ms would let the time field restart a day lower.
+    SnowflakeState naive;
+    idgen::snowflake_state_restore(naive, new_layout, mark);
+    EXPECT_LT(issue(naive, new_layout, 7, now), last);
+    // Earlier epochs, equal epochs, no mark, overflow.
+    EXPECT_EQ(idgen::snowflake_mark_for_epoch(mark, e1, e1 - d), mark);
+    EXPECT_EQ(idgen::snowflake_mark_for_epoch(mark, e1, e1), mark);
+    EXPECT_EQ(idgen::snowflake_mark_for_epoch(mark, e1, e1 + d), mark + d);
+    EXPECT_EQ(idgen::snowflake_mark_for_epoch(INT64_MIN, e1, e1 + d), INT64_MIN);
+    EXPECT_EQ(idgen::snowflake_mark_for_epoch(INT64_MAX - 5, 0, 10), INT64_MAX);
+    EXPECT_EQ(idgen::snowflake_mark_for_epoch(5, INT64_MIN + 1, INT64_MAX), INT64_MAX);
+    // A saturated mark restores without overflow, even for an epoch before 1970.
+    SnowflakeState sat;
+    idgen::snowflake_state_restore(sat, idgen::instagram_layout(-1000000), INT64_MAX);
+    EXPECT_EQ(sat.last_time, idgen::instagram_layout(-1000000).time_max);
+}
+
 TEST(SnowflakeGenerator, Errors) {
     const auto l = named("twitter");
     SnowflakeState st;
