@@ -113,6 +113,8 @@ SELECT snowflake_upper('2080-07-10 17:30:30.209+00');
 SELECT snowflake_lower('2094-01-01', 'javascript');
 SELECT snowflake_lower('2046-06-27 17:00:49.497+00', 'instagram');
 SELECT snowflake_lower('infinity');
+SELECT snowflake_upper('infinity', '1935-01-01', 41, 10, 12);
+SELECT snowflake_lower('infinity', '1935-01-01', 41, 10, 12);
 SELECT snowflake_upper('2020-01-01', 'javascript');
 \set VERBOSITY default
 SELECT snowflake_upper('2080-07-10 17:30:30.209+00');

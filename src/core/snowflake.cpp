@@ -49,7 +49,11 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) noexcept {
 // The time unit containing Unix ms `ms`, or kTimeOutOfRange; guards against overflow near INT64 limits.
 Result<std::int64_t> unit_of(const SnowflakeLayout& l, std::int64_t ms) noexcept {
     if (ms < l.epoch_ms) return Error::kTimeOutOfRange;
-    const std::int64_t t = floor_div(ms - l.epoch_ms, l.unit_ms);  // ms >= epoch: no overflow
+    // ms >= epoch, but a custom layout's epoch may be negative (down to -2^53), so the distance
+    // can still overflow near INT64_MAX (an infinite timestamp maps there).
+    std::int64_t since = 0;
+    if (__builtin_sub_overflow(ms, l.epoch_ms, &since)) return Error::kTimeOutOfRange;
+    const std::int64_t t = floor_div(since, l.unit_ms);
     if (t > l.time_max) return Error::kTimeOutOfRange;
     return t;
 }

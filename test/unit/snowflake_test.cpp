@@ -162,6 +162,20 @@ TEST(SnowflakeRange, LowerUpper) {
     EXPECT_EQ(idgen::snowflake_lower(l, INT64_MIN).error(), Error::kTimeOutOfRange);
 }
 
+// A custom layout's epoch may be negative (back to -2^53): the distance from it to an instant near
+// INT64_MAX (where 'infinity' maps) overflows int64 and must be out of range, not garbage (UB).
+TEST(SnowflakeRange, NegativeEpochDoesNotOverflow) {
+    auto l = idgen::snowflake_custom_layout(-1104537600000, 41, 10, 12);  // 1935-01-01
+    ASSERT_TRUE(l.ok());
+    EXPECT_EQ(idgen::snowflake_upper(*l, INT64_MAX).error(), Error::kTimeOutOfRange);
+    EXPECT_EQ(idgen::snowflake_lower(*l, INT64_MAX).error(), Error::kTimeOutOfRange);
+    EXPECT_EQ(idgen::snowflake_upper(*l, INT64_MAX - 1000).error(), Error::kTimeOutOfRange);
+    auto far = idgen::snowflake_custom_layout(-(std::int64_t{1} << 53), 63, 0, 0);
+    ASSERT_TRUE(far.ok());
+    EXPECT_EQ(idgen::snowflake_lower(*far, INT64_MAX).error(), Error::kTimeOutOfRange);
+    EXPECT_EQ(*idgen::snowflake_lower(*l, -1104537600000 + 5), std::int64_t{5} << 22);
+}
+
 TEST(SnowflakeText, ParseAndFormat) {
     auto ok = [](const std::string& s) { return idgen::snowflake_parse(s.data(), s.size()); };
     EXPECT_EQ(*ok("1"), 1);
