@@ -79,6 +79,18 @@ OpenFile g_open[kMaxOpen];
 int g_open_count = 0;
 int g_open_pid = -1;
 
+// fsyncs `fd` (when >= 0), then the directory `dir`; false with errno on failure. Never raises.
+bool fsync_path_entry(int fd, const char* dir) noexcept {
+    if (fd >= 0 && pg_fsync(fd) != 0) return false;
+    const int dfd = ::open(dir, O_RDONLY | O_CLOEXEC);
+    if (dfd < 0) return false;
+    const bool ok = pg_fsync(dfd) == 0;
+    const int saved = errno;
+    ::close(dfd);
+    errno = saved;
+    return ok;
+}
+
 // Opens (creating if needed) the state file of `k`; -1 with errno on failure. Never raises.
 int state_fd(const StateKey& k, bool& cached) noexcept {
     if (g_open_pid != MyProcPid) {  // never reuse descriptors across fork
@@ -93,10 +105,26 @@ int state_fd(const StateKey& k, bool& cached) noexcept {
     }
     char path[MAXPGPATH];
     key_path(k, path, sizeof path);
-    int fd = ::open(path, O_RDWR | O_CREAT | O_CLOEXEC, S_IRUSR | S_IWUSR);
+    int fd = ::open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0 && errno == ENOENT) {
-        if (::mkdir(kDir, S_IRWXU) != 0 && errno != EEXIST) return -1;
-        fd = ::open(path, O_RDWR | O_CREAT | O_CLOEXEC, S_IRUSR | S_IWUSR);
+        // Create it. A new file (or directory) is only durable once its directory entry is: after
+        // an OS crash a file that vanished would look like a fresh state, and generation would
+        // restart from the clock. So fsync the file, pg_idgen/, and (for a new pg_idgen/) $PGDATA,
+        // before the file is used. (Raw system calls: nothing here raises, no spinlock is held.)
+        bool made_dir = false;
+        if (::mkdir(kDir, S_IRWXU) == 0) made_dir = true;
+        else if (errno != EEXIST) return -1;
+        bool made_file = false;
+        fd = ::open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, S_IRUSR | S_IWUSR);
+        if (fd >= 0) made_file = true;
+        else if (errno == EEXIST) fd = ::open(path, O_RDWR | O_CLOEXEC);  // another backend won the race
+        if (fd < 0) return -1;
+        if ((made_file && !fsync_path_entry(fd, kDir)) || (made_dir && !fsync_path_entry(-1, "."))) {
+            const int saved = errno;
+            ::close(fd);
+            errno = saved;
+            return -1;
+        }
     }
     if (fd < 0) return -1;
     cached = false;

@@ -29,7 +29,8 @@
 //     starts from the mark with the sequence marked full, so its first pair is after every pair of
 //     every earlier run. This needs the mark on disk to be the largest ever granted: a writer
 //     re-reads the slot's mark under the LWLock (or the record under flock) and never writes a
-//     smaller one (snowflake_mark_to_persist).
+//     smaller one (snowflake_mark_to_persist), and a new file or pg_idgen/ directory is fsync'd
+//     with its directory entry before use, so an OS crash cannot lose it.
 //  4. Across epochs (a shard re-created with another epoch): a mark written under epoch E1 is
 //     restated for epoch E2 keeping its time field (snowflake_mark_for_epoch), so every ID after
 //     the change is above every ID before it, whichever epoch is later.
