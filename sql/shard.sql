@@ -65,6 +65,7 @@ SET ROLE shard_regress_user;
 \set VERBOSITY sqlstate
 SELECT create_shard(10);
 SELECT drop_shard(5);
+SELECT rename_shard(5, 'mine');
 \set VERBOSITY default
 -- Anyone allowed to call next_id() gets IDs (no catalog rights needed beyond the registry's SELECT).
 SELECT shard_id_shard(shard_5.next_id()) AS as_plain_user;
@@ -109,12 +110,23 @@ CREATE FUNCTION not_a_shard.next_id() RETURNS bigint AS '$libdir/id_gen', 'shard
 SELECT not_a_shard.next_id();
 DROP SCHEMA not_a_shard CASCADE;
 
--- The per-backend cache follows renames: the registry is keyed by schema name.
+-- The per-backend cache follows renames: the registry is keyed by schema name. A bare ALTER
+-- SCHEMA ... RENAME stops next_id() with a hint; rename_shard() registers the new name, or renames
+-- schema and registry entry together.
 SELECT shard_id_shard(photos_b.next_id()) AS before_rename;
 ALTER SCHEMA photos_b RENAME TO photos_c;
 SELECT photos_c.next_id();
-ALTER SCHEMA photos_c RENAME TO photos_b;
-SELECT shard_id_shard(photos_b.next_id()) AS after_rename_back;
+SELECT rename_shard(6, 'photos_c');
+SELECT shard_id_shard(photos_c.next_id()) AS after_registering;
+SELECT rename_shard(6, 'photos_b');
+SELECT shard_id_shard(photos_b.next_id()) AS after_rename_shard,
+       to_regnamespace('photos_c') IS NULL AS old_name_gone,
+       (SELECT schema_name FROM shard_registry WHERE shard = 6) AS registered,
+       (SELECT epoch = '2020-01-01 00:00:00+00' FROM shard_registry WHERE shard = 6) AS epoch_kept;
+\set VERBOSITY sqlstate
+SELECT rename_shard(6, 'shard_5');
+SELECT rename_shard(99, 'nowhere');
+\set VERBOSITY default
 
 -- Read-only transactions refuse.
 BEGIN READ ONLY;
@@ -156,7 +168,7 @@ WHERE classid = 'pg_proc'::regclass AND objid IN ('shard_5.next_id()'::regproced
 -- IMMUTABLE, shard_id_time(bigint) (reads the registry) STABLE.
 SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel, p.prosecdef
 FROM pg_proc p
-WHERE p.proname IN ('next_id', 'create_shard', 'drop_shard', 'shard_id_shard', 'shard_id_sequence', 'shard_id_time')
+WHERE p.proname IN ('next_id', 'create_shard', 'drop_shard', 'rename_shard', 'shard_id_shard', 'shard_id_sequence', 'shard_id_time')
 ORDER BY p.oid::regprocedure::text;
 
 -- Clean up.

@@ -131,7 +131,10 @@ CachedShard lookup_shard(Oid fn_oid) {
     if (entry.shard < 0)
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("schema \"%s\" is not a registered shard", nspname),
-                        errhint("next_id() works in a schema made a shard by create_shard(); see shard_registry.")));
+                        errhint("next_id() works in a schema made a shard by create_shard(); see shard_registry. "
+                                "If this shard's schema was renamed with ALTER SCHEMA, register the new name with "
+                                "SELECT rename_shard(<shard>, %s); rename shard schemas with rename_shard() only.",
+                                quote_literal_cstr(nspname))));
     if (g_cache_count == kCacheSize) g_cache_count = 0;
     g_cache[g_cache_count++] = entry;
     return entry;
