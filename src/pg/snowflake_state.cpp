@@ -32,6 +32,7 @@ namespace idgen::pg {
 int g_node_id = -1;
 int g_max_run_ahead_ms = 1000;
 int g_test_clock_offset_ms = 0;
+bool g_enable_test_clock = false;
 
 namespace {
 
@@ -205,7 +206,9 @@ Slot* find_slot(const StateKey& k) noexcept {
     return nullptr;
 }
 
-std::int64_t clock_ms() noexcept { return unix_time_ms() + g_test_clock_offset_ms; }
+// The test offset moves shared (and persisted) state for every backend, so it only counts on a
+// server started for testing (id_gen.enable_test_clock), never from a session's SET alone.
+std::int64_t clock_ms() noexcept { return unix_time_ms() + (g_enable_test_clock ? g_test_clock_offset_ms : 0); }
 
 enum class Outcome { kIssued, kWait, kError };
 
@@ -422,8 +425,18 @@ void snowflake_define_settings() {
                             "sequence numbers are used up.",
                             "Beyond it the generator waits for the clock (at most 1 s per call).",
                             &g_max_run_ahead_ms, 1000, 0, 60000, PGC_SIGHUP, GUC_UNIT_MS, nullptr, nullptr, nullptr);
+    // PGC_POSTMASTER can only be defined while preloading (later is FATAL); without preloading the
+    // closest server-level context is SIGHUP (postgresql.conf / ALTER SYSTEM + reload).
+    DefineCustomBoolVariable("id_gen.enable_test_clock",
+                             "Testing only: lets id_gen.test_clock_offset shift the generators' clock.",
+                             "Off in production: the offset moves the shared, persisted high-water mark of "
+                             "every generator. Set it in postgresql.conf of test clusters only.",
+                             &g_enable_test_clock, false,
+                             process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
+                             GUC_NOT_IN_SAMPLE, nullptr, nullptr, nullptr);
     DefineCustomIntVariable("id_gen.test_clock_offset",
-                            "Testing only: shifts the clock the snowflake generators read.", nullptr,
+                            "Testing only: shifts the clock the snowflake generators read.",
+                            "No effect unless the server runs with id_gen.enable_test_clock = on.",
                             &g_test_clock_offset_ms, 0, -86400000, 86400000, PGC_SUSET,
                             GUC_UNIT_MS | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr, nullptr, nullptr);
     MarkGUCPrefixReserved("id_gen");

@@ -56,6 +56,7 @@ struct StateKey {
 extern int g_node_id;            // id_gen.node_id, -1 = unset
 extern int g_max_run_ahead_ms;   // id_gen.max_run_ahead
 extern int g_test_clock_offset_ms;  // id_gen.test_clock_offset (superuser, for tests)
+extern bool g_enable_test_clock;    // id_gen.enable_test_clock (server-level): the offset counts only when on
 
 void snowflake_define_settings();
 void snowflake_request_shmem();  // from shmem_request_hook
