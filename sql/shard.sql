@@ -44,6 +44,11 @@ SELECT shard_id_shard(11637205501278089), shard_id_sequence(11637205501278089),
 SELECT shard_id_shard(0);
 SELECT shard_id_time(-1, '2020-01-01');
 SELECT shard_id_time(1, 'infinity');
+-- (not printed: the output function would catch it; a comparison would not)
+SELECT shard_id_time(9223372036854775807, '294276-12-31 00:00:00+00') IS NOT NULL;
+\set VERBOSITY default
+SELECT shard_id_time(9223372036854775807, '294276-12-31 00:00:00+00') > '2000-01-01';
+\set VERBOSITY sqlstate
 
 -- Errors.
 SELECT create_shard(5);

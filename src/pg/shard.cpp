@@ -195,6 +195,9 @@ IDGEN_FUNCTION(shard_id_time) {
     const TimestampTz epoch = PG_GETARG_TIMESTAMPTZ(1);
     if (TIMESTAMP_NOT_FINITE(epoch))
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a shard epoch must be a finite time")));
+    // 2^41 ms after a finite epoch cannot overflow int64, but can pass timestamptz's last day.
     const std::int64_t ms = idgen::snowflake_time_ms(idgen::instagram_layout(idgen::pg::timestamptz_to_unix_ms(epoch)), id);
+    if (!idgen::pg::unix_ms_fits_timestamptz(ms))
+        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
     PG_RETURN_TIMESTAMPTZ(idgen::pg::unix_ms_to_timestamptz(ms));
 }
