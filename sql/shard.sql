@@ -44,6 +44,11 @@ SELECT shard_id_shard(11637205501278089), shard_id_sequence(11637205501278089),
 SELECT shard_id_shard(0);
 SELECT shard_id_time(-1, '2020-01-01');
 SELECT shard_id_time(1, 'infinity');
+-- (not printed: the output function would catch it; a comparison would not)
+SELECT shard_id_time(9223372036854775807, '294276-12-31 00:00:00+00') IS NOT NULL;
+\set VERBOSITY default
+SELECT shard_id_time(9223372036854775807, '294276-12-31 00:00:00+00') > '2000-01-01';
+\set VERBOSITY sqlstate
 
 -- Errors.
 SELECT create_shard(5);
@@ -65,10 +70,44 @@ SET ROLE shard_regress_user;
 \set VERBOSITY sqlstate
 SELECT create_shard(10);
 SELECT drop_shard(5);
+SELECT rename_shard(5, 'mine');
 \set VERBOSITY default
 -- Anyone allowed to call next_id() gets IDs (no catalog rights needed beyond the registry's SELECT).
 SELECT shard_id_shard(shard_5.next_id()) AS as_plain_user;
 RESET ROLE;
+
+-- next_id() reads the registry without parsing SQL under the caller's search_path: operators
+-- planted on the path (numeric * integer has no exact built-in; name = name) are never called.
+CREATE FUNCTION public.planted_mul(numeric, integer) RETURNS numeric LANGUAGE plpgsql
+    AS $$ BEGIN RAISE EXCEPTION 'planted operator * ran'; END $$;
+CREATE OPERATOR public.* (LEFTARG = numeric, RIGHTARG = integer, FUNCTION = public.planted_mul);
+CREATE FUNCTION public.planted_eq(name, name) RETURNS boolean LANGUAGE plpgsql
+    AS $$ BEGIN RAISE EXCEPTION 'planted operator = ran'; END $$;
+CREATE OPERATOR public.= (LEFTARG = name, RIGHTARG = name, FUNCTION = public.planted_eq);
+SELECT shard_id_shard(shard_5.next_id()) AS default_path;
+SET search_path = public, pg_catalog;
+SELECT shard_id_shard(shard_5.next_id()) AS public_first;
+RESET search_path;
+DROP OPERATOR public.= (name, name);
+DROP OPERATOR public.* (numeric, integer);
+DROP FUNCTION public.planted_mul(numeric, integer), public.planted_eq(name, name);
+
+-- next_id() and the decoders convert the epoch alike (floor to the ms): with a sub-ms epoch, an ID
+-- still decodes to the millisecond it was issued in, not the one before.
+SELECT create_shard(11, 'frac_epoch', '2020-01-01 00:00:00.0007+00');
+SELECT bool_and(shard_id_time(id) >= date_trunc('milliseconds', t0)) AS decodes_to_issue_ms
+FROM (SELECT clock_timestamp() AS t0, frac_epoch.next_id() AS id FROM generate_series(1, 2000)) s;
+SELECT drop_shard(11);
+DROP SCHEMA frac_epoch;
+
+-- Registry rows: number, schema and epoch cannot be updated (no cache invalidation would follow).
+\set VERBOSITY sqlstate
+UPDATE shard_registry SET epoch = epoch + interval '1 day' WHERE shard = 5;
+UPDATE shard_registry SET schema_name = 'elsewhere' WHERE shard = 5;
+UPDATE shard_registry SET shard = 4000 WHERE shard = 5;
+\set VERBOSITY default
+UPDATE shard_registry SET epoch = epoch + interval '1 day' WHERE shard = 5;
+UPDATE shard_registry SET created_at = created_at WHERE shard = 5;
 
 -- A next_id() outside a registered schema says so.
 CREATE SCHEMA not_a_shard;
@@ -76,12 +115,23 @@ CREATE FUNCTION not_a_shard.next_id() RETURNS bigint AS '$libdir/id_gen', 'shard
 SELECT not_a_shard.next_id();
 DROP SCHEMA not_a_shard CASCADE;
 
--- The per-backend cache follows renames: the registry is keyed by schema name.
+-- The per-backend cache follows renames: the registry is keyed by schema name. A bare ALTER
+-- SCHEMA ... RENAME stops next_id() with a hint; rename_shard() registers the new name, or renames
+-- schema and registry entry together.
 SELECT shard_id_shard(photos_b.next_id()) AS before_rename;
 ALTER SCHEMA photos_b RENAME TO photos_c;
 SELECT photos_c.next_id();
-ALTER SCHEMA photos_c RENAME TO photos_b;
-SELECT shard_id_shard(photos_b.next_id()) AS after_rename_back;
+SELECT rename_shard(6, 'photos_c');
+SELECT shard_id_shard(photos_c.next_id()) AS after_registering;
+SELECT rename_shard(6, 'photos_b');
+SELECT shard_id_shard(photos_b.next_id()) AS after_rename_shard,
+       to_regnamespace('photos_c') IS NULL AS old_name_gone,
+       (SELECT schema_name FROM shard_registry WHERE shard = 6) AS registered,
+       (SELECT epoch = '2020-01-01 00:00:00+00' FROM shard_registry WHERE shard = 6) AS epoch_kept;
+\set VERBOSITY sqlstate
+SELECT rename_shard(6, 'shard_5');
+SELECT rename_shard(99, 'nowhere');
+\set VERBOSITY default
 
 -- Read-only transactions refuse.
 BEGIN READ ONLY;
@@ -103,6 +153,14 @@ SELECT to_regprocedure('shard_5.next_id()') IS NULL AS function_dropped;
 -- Re-created with the same number and epoch, the shard continues after its last ID.
 SELECT create_shard(5);
 SELECT shard_5.next_id() > (SELECT m FROM before_drop) AS continues;
+-- Re-created with an epoch a day later, its time field would restart a day lower and repeat old
+-- IDs: instead it continues after its last ID (running ahead of the clock by the difference).
+CREATE TEMP TABLE before_epoch AS SELECT shard_5.next_id() AS m;
+SELECT drop_shard(5);
+SELECT create_shard(5, 'shard_5', '2024-01-02 00:00:00+00');
+SELECT id > (SELECT m FROM before_epoch) AS continues_above_old_ids,
+       shard_id_time(id) > now() + interval '23 hours' AS runs_ahead_by_the_epoch_difference
+FROM (SELECT shard_5.next_id() AS id) s;
 
 -- The registry is dumped with its rows (extension configuration table).
 SELECT c.relname FROM pg_extension e, unnest(e.extconfig) r(oid) JOIN pg_class c ON c.oid = r.oid WHERE e.extname = 'id_gen';
@@ -115,7 +173,7 @@ WHERE classid = 'pg_proc'::regclass AND objid IN ('shard_5.next_id()'::regproced
 -- IMMUTABLE, shard_id_time(bigint) (reads the registry) STABLE.
 SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel, p.prosecdef
 FROM pg_proc p
-WHERE p.proname IN ('next_id', 'create_shard', 'drop_shard', 'shard_id_shard', 'shard_id_sequence', 'shard_id_time')
+WHERE p.proname IN ('next_id', 'create_shard', 'drop_shard', 'rename_shard', 'shard_id_shard', 'shard_id_sequence', 'shard_id_time')
 ORDER BY p.oid::regprocedure::text;
 
 -- Clean up.

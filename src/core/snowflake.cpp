@@ -49,7 +49,11 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) noexcept {
 // The time unit containing Unix ms `ms`, or kTimeOutOfRange; guards against overflow near INT64 limits.
 Result<std::int64_t> unit_of(const SnowflakeLayout& l, std::int64_t ms) noexcept {
     if (ms < l.epoch_ms) return Error::kTimeOutOfRange;
-    const std::int64_t t = floor_div(ms - l.epoch_ms, l.unit_ms);  // ms >= epoch: no overflow
+    // ms >= epoch, but a custom layout's epoch may be negative (down to -2^53), so the distance
+    // can still overflow near INT64_MAX (an infinite timestamp maps there).
+    std::int64_t since = 0;
+    if (__builtin_sub_overflow(ms, l.epoch_ms, &since)) return Error::kTimeOutOfRange;
+    const std::int64_t t = floor_div(since, l.unit_ms);
     if (t > l.time_max) return Error::kTimeOutOfRange;
     return t;
 }
@@ -156,7 +160,8 @@ std::size_t snowflake_format(std::int64_t id, char* out) noexcept {
 
 void snowflake_state_restore(SnowflakeState& st, const SnowflakeLayout& l, std::int64_t reserved_ms) noexcept {
     if (reserved_ms < l.epoch_ms) return;  // nothing of this layout can have been issued
-    std::int64_t t = floor_div(reserved_ms - l.epoch_ms, l.unit_ms);
+    std::int64_t since = 0;
+    std::int64_t t = __builtin_sub_overflow(reserved_ms, l.epoch_ms, &since) ? l.time_max : floor_div(since, l.unit_ms);
     if (t > l.time_max) t = l.time_max;
     // Treat the reserved unit as used up: the next ID takes a later unit.
     if (t > st.last_time || (t == st.last_time && st.last_seq < l.seq_max())) {
@@ -164,6 +169,20 @@ void snowflake_state_restore(SnowflakeState& st, const SnowflakeLayout& l, std::
         st.last_seq = l.seq_max();
     }
     if (st.high_clock < t) st.high_clock = t;
+}
+
+std::int64_t snowflake_mark_to_persist(std::int64_t persisted_ms, std::int64_t wanted_ms) noexcept {
+    return wanted_ms > persisted_ms ? wanted_ms : persisted_ms;
+}
+
+std::int64_t snowflake_mark_for_epoch(std::int64_t reserved_ms, std::int64_t from_epoch_ms,
+                                      std::int64_t to_epoch_ms) noexcept {
+    // An earlier epoch (or none, or no mark): the Unix-ms mark already keeps time fields above.
+    if (reserved_ms == INT64_MIN || to_epoch_ms <= from_epoch_ms) return reserved_ms;
+    std::int64_t shift = 0, moved = 0;
+    if (__builtin_sub_overflow(to_epoch_ms, from_epoch_ms, &shift)) return INT64_MAX;
+    if (__builtin_add_overflow(reserved_ms, shift, &moved)) return INT64_MAX;
+    return moved;
 }
 
 Result<Step> snowflake_step(SnowflakeState& st, const SnowflakeLayout& l, std::uint32_t node, std::int64_t now_ms,

@@ -93,6 +93,22 @@ struct SnowflakeState {
 // starts in a later time unit whatever the clock says.
 void snowflake_state_restore(SnowflakeState& st, const SnowflakeLayout& l, std::int64_t reserved_ms) noexcept;
 
+// The persisted high-water mark only ever moves forward. `persisted_ms` is the mark last written
+// for this generator (same epoch), `wanted_ms` the one a step asked for. Returns the mark to
+// write, never below `persisted_ms`; when it equals `persisted_ms` nothing needs writing. (Two
+// backends can ask for marks in one order and reach the file in the other: the later, smaller
+// request must not overwrite the larger mark, or IDs issued up to it could be reissued after a
+// restart with the clock gone back.)
+[[nodiscard]] std::int64_t snowflake_mark_to_persist(std::int64_t persisted_ms, std::int64_t wanted_ms) noexcept;
+
+// A mark persisted while the generator's epoch was `from_epoch_ms`, restated for `to_epoch_ms`
+// (a shard re-created, or its registry row replaced, with another epoch). What must be preserved
+// is the *time field* (the mark minus the epoch): every ID issued under the old epoch has a time
+// field at or below it, so with a later epoch the mark moves later by the difference. The result
+// is never below `reserved_ms` and saturates at INT64_MAX; INT64_MIN (no mark) stays as is.
+[[nodiscard]] std::int64_t snowflake_mark_for_epoch(std::int64_t reserved_ms, std::int64_t from_epoch_ms,
+                                                    std::int64_t to_epoch_ms) noexcept;
+
 enum class StepKind : std::uint8_t {
     kIssued,   // `id` is new; the state has been advanced
     kWait,     // the sequence is full up to the run-ahead limit: retry once the clock reaches `ms`

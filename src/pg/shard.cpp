@@ -14,10 +14,16 @@
 #include "snowflake_state.h"
 
 extern "C" {
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/skey.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "catalog/pg_extension.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
-#include "executor/spi.h"
+#include "utils/fmgroids.h"
+#include "utils/rel.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/inval.h"
@@ -52,6 +58,20 @@ const CachedShard* cache_find(Oid fn_oid) noexcept {
     return nullptr;
 }
 
+// The schema of the id_gen extension, or InvalidOid when it is not installed in this database.
+// (PostgreSQL 15 does not export get_extension_schema().)
+Oid extension_schema() {
+    ScanKeyData key[1];
+    ScanKeyInit(&key[0], Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ, CStringGetDatum("id_gen"));
+    Relation rel = table_open(ExtensionRelationId, AccessShareLock);
+    SysScanDesc scan = systable_beginscan(rel, ExtensionNameIndexId, true, nullptr, 1, key);
+    HeapTuple tup = systable_getnext(scan);
+    const Oid nsp = HeapTupleIsValid(tup) ? reinterpret_cast<Form_pg_extension>(GETSTRUCT(tup))->extnamespace : InvalidOid;
+    systable_endscan(scan);
+    table_close(rel, AccessShareLock);
+    return nsp;
+}
+
 // Looks the shard of next_id() function `fn_oid` up in the registry. Raises if its schema is not
 // a registered shard.
 CachedShard lookup_shard(Oid fn_oid) {
@@ -67,37 +87,54 @@ CachedShard lookup_shard(Oid fn_oid) {
     char* nspname = get_namespace_name(nsp);
     if (nspname == nullptr) elog(ERROR, "cache lookup failed for namespace %u", nsp);
 
-    Oid argtypes[1] = {NAMEOID};
-    NameData nd;
-    namestrcpy(&nd, nspname);
-    Datum args[1] = {NameGetDatum(&nd)};
-
-    CachedShard entry{fn_oid, MyDatabaseId, -1, 0};
-    if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "SPI_connect failed");
-    int rc = SPI_execute("SELECT n.nspname::pg_catalog.text FROM pg_catalog.pg_extension e "
-                         "JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'id_gen'",
-                         true, 1);
-    if (rc != SPI_OK_SELECT) elog(ERROR, "extension lookup failed: %s", SPI_result_code_string(rc));
-    if (SPI_processed != 1)
+    // The registry is read with a plain catalog-style scan, not SPI: SQL text would be parsed
+    // under the caller's search_path (next_id() runs as whoever inserts a row), so an operator
+    // planted in a schema on that path could run in place of ours (the CVE-2018-1058 pattern).
+    // Only trivially destructible locals live across these calls.
+    const Oid extnsp = extension_schema();
+    if (!OidIsValid(extnsp))
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("the id_gen extension is not installed in this database"),
                         errhint("A shard's next_id() reads the shard registry of the id_gen extension.")));
-    char* extnsp = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-    char* query = psprintf("SELECT shard, (extract(epoch FROM epoch) * 1000)::pg_catalog.int8 FROM %s.shard_registry "
-                           "WHERE schema_name = $1",
-                           quote_identifier(extnsp));
-    rc = SPI_execute_with_args(query, 1, argtypes, args, nullptr, true, 1);
-    if (rc != SPI_OK_SELECT) elog(ERROR, "shard registry lookup failed: %s", SPI_result_code_string(rc));
-    if (SPI_processed == 1) {
-        bool isnull = false;
-        entry.shard = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-        entry.epoch_ms = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+    const Oid relid = get_relname_relid("shard_registry", extnsp);
+    if (!OidIsValid(relid))
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("the id_gen shard registry is missing"),
+                        errhint("Reinstall the id_gen extension.")));
+    const AttrNumber att_shard = get_attnum(relid, "shard");
+    const AttrNumber att_schema = get_attnum(relid, "schema_name");
+    const AttrNumber att_epoch = get_attnum(relid, "epoch");
+    if (att_shard == InvalidAttrNumber || att_schema == InvalidAttrNumber || att_epoch == InvalidAttrNumber)
+        elog(ERROR, "id_gen shard registry has an unexpected shape");
+
+    CachedShard entry{fn_oid, MyDatabaseId, -1, 0};
+    NameData nd;
+    namestrcpy(&nd, nspname);
+    ScanKeyData key[1];
+    ScanKeyInit(&key[0], att_schema, BTEqualStrategyNumber, F_NAMEEQ, NameGetDatum(&nd));
+    Relation rel = table_open(relid, AccessShareLock);
+    SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, nullptr, 1, key);
+    HeapTuple row = systable_getnext(scan);
+    if (HeapTupleIsValid(row)) {
+        bool null_shard = true, null_epoch = true;
+        const Datum d_shard = heap_getattr(row, att_shard, RelationGetDescr(rel), &null_shard);
+        const Datum d_epoch = heap_getattr(row, att_epoch, RelationGetDescr(rel), &null_epoch);
+        if (!null_shard && !null_epoch) {
+            entry.shard = DatumGetInt32(d_shard);
+            // The same conversion as shard_id_time() (floor to the ms), so IDs decode to the
+            // instant they were issued at.
+            entry.epoch_ms = idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_epoch));
+        }
     }
-    SPI_finish();
+    systable_endscan(scan);
+    table_close(rel, AccessShareLock);
     if (entry.shard < 0)
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("schema \"%s\" is not a registered shard", nspname),
-                        errhint("next_id() works in a schema made a shard by create_shard(); see shard_registry.")));
+                        errhint("next_id() works in a schema made a shard by create_shard(); see shard_registry. "
+                                "If this shard's schema was renamed with ALTER SCHEMA, register the new name with "
+                                "SELECT rename_shard(<shard>, %s); rename shard schemas with rename_shard() only.",
+                                quote_literal_cstr(nspname))));
     if (g_cache_count == kCacheSize) g_cache_count = 0;
     g_cache[g_cache_count++] = entry;
     return entry;
@@ -158,6 +195,9 @@ IDGEN_FUNCTION(shard_id_time) {
     const TimestampTz epoch = PG_GETARG_TIMESTAMPTZ(1);
     if (TIMESTAMP_NOT_FINITE(epoch))
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a shard epoch must be a finite time")));
+    // 2^41 ms after a finite epoch cannot overflow int64, but can pass timestamptz's last day.
     const std::int64_t ms = idgen::snowflake_time_ms(idgen::instagram_layout(idgen::pg::timestamptz_to_unix_ms(epoch)), id);
+    if (!idgen::pg::unix_ms_fits_timestamptz(ms))
+        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
     PG_RETURN_TIMESTAMPTZ(idgen::pg::unix_ms_to_timestamptz(ms));
 }

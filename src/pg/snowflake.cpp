@@ -55,9 +55,7 @@ SnowflakeLayout layout_args(FunctionCallInfo fcinfo, int first) {
 
 TimestampTz ms_to_timestamptz_checked(std::int64_t ms) {
     // Custom layouts can reach past timestamptz's range; the built-in ones cannot.
-    constexpr std::int64_t kMaxMs = (END_TIMESTAMP / 1000) + idgen::pg::kPgEpochUnixMs - 1;
-    constexpr std::int64_t kMinMs = (MIN_TIMESTAMP / 1000) + idgen::pg::kPgEpochUnixMs + 1;
-    if (ms > kMaxMs || ms < kMinMs)
+    if (!idgen::pg::unix_ms_fits_timestamptz(ms))
         ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
     return idgen::pg::unix_ms_to_timestamptz(ms);
 }

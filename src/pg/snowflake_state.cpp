@@ -32,6 +32,7 @@ namespace idgen::pg {
 int g_node_id = -1;
 int g_max_run_ahead_ms = 1000;
 int g_test_clock_offset_ms = 0;
+bool g_enable_test_clock = false;
 
 namespace {
 
@@ -79,6 +80,18 @@ OpenFile g_open[kMaxOpen];
 int g_open_count = 0;
 int g_open_pid = -1;
 
+// fsyncs `fd` (when >= 0), then the directory `dir`; false with errno on failure. Never raises.
+bool fsync_path_entry(int fd, const char* dir) noexcept {
+    if (fd >= 0 && pg_fsync(fd) != 0) return false;
+    const int dfd = ::open(dir, O_RDONLY | O_CLOEXEC);
+    if (dfd < 0) return false;
+    const bool ok = pg_fsync(dfd) == 0;
+    const int saved = errno;
+    ::close(dfd);
+    errno = saved;
+    return ok;
+}
+
 // Opens (creating if needed) the state file of `k`; -1 with errno on failure. Never raises.
 int state_fd(const StateKey& k, bool& cached) noexcept {
     if (g_open_pid != MyProcPid) {  // never reuse descriptors across fork
@@ -93,10 +106,26 @@ int state_fd(const StateKey& k, bool& cached) noexcept {
     }
     char path[MAXPGPATH];
     key_path(k, path, sizeof path);
-    int fd = ::open(path, O_RDWR | O_CREAT | O_CLOEXEC, S_IRUSR | S_IWUSR);
+    int fd = ::open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0 && errno == ENOENT) {
-        if (::mkdir(kDir, S_IRWXU) != 0 && errno != EEXIST) return -1;
-        fd = ::open(path, O_RDWR | O_CREAT | O_CLOEXEC, S_IRUSR | S_IWUSR);
+        // Create it. A new file (or directory) is only durable once its directory entry is: after
+        // an OS crash a file that vanished would look like a fresh state, and generation would
+        // restart from the clock. So fsync the file, pg_idgen/, and (for a new pg_idgen/) $PGDATA,
+        // before the file is used. (Raw system calls: nothing here raises, no spinlock is held.)
+        bool made_dir = false;
+        if (::mkdir(kDir, S_IRWXU) == 0) made_dir = true;
+        else if (errno != EEXIST) return -1;
+        bool made_file = false;
+        fd = ::open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, S_IRUSR | S_IWUSR);
+        if (fd >= 0) made_file = true;
+        else if (errno == EEXIST) fd = ::open(path, O_RDWR | O_CLOEXEC);  // another backend won the race
+        if (fd < 0) return -1;
+        if ((made_file && !fsync_path_entry(fd, kDir)) || (made_dir && !fsync_path_entry(-1, "."))) {
+            const int saved = errno;
+            ::close(fd);
+            errno = saved;
+            return -1;
+        }
     }
     if (fd < 0) return -1;
     cached = false;
@@ -177,7 +206,9 @@ Slot* find_slot(const StateKey& k) noexcept {
     return nullptr;
 }
 
-std::int64_t clock_ms() noexcept { return unix_time_ms() + g_test_clock_offset_ms; }
+// The test offset moves shared (and persisted) state for every backend, so it only counts on a
+// server started for testing (id_gen.enable_test_clock), never from a session's SET alone.
+std::int64_t clock_ms() noexcept { return unix_time_ms() + (g_enable_test_clock ? g_test_clock_offset_ms : 0); }
 
 enum class Outcome { kIssued, kWait, kError };
 
@@ -245,28 +276,44 @@ bool shared_io(const StateKey& k, const SnowflakeLayout& l, Fast need, std::int6
                 detail = describe_errno("read a state", errno);
                 ok = false;
             } else {
+                // A mark written under another epoch (the shard was re-created with it) is restated
+                // so the time field stays above every ID issued under that epoch.
+                const std::int64_t mark = snowflake_mark_for_epoch(r.reserved_ms, r.epoch_ms, k.epoch_ms);
                 SnowflakeState st{};
-                snowflake_state_restore(st, l, r.reserved_ms);
+                snowflake_state_restore(st, l, mark);
                 SpinLockAcquire(&g_shared->mutex);
                 s->key = k;
                 s->st = st;
-                s->reserved_ms = r.reserved_ms;
+                s->reserved_ms = mark;
                 s->loaded = true;
                 SpinLockRelease(&g_shared->mutex);
             }
         }
     } else {
-        // Persist the new mark first; only then may IDs up to it be issued.
-        Record r{kMagic, 0, k.epoch_ms, -1, 0, -1, reserve_ms};
-        if (!write_record(fd, r, true)) {
-            err = Error::kStateIoError;
-            detail = describe_errno("write a state", errno);
-            ok = false;
-        } else {
-            SpinLockAcquire(&g_shared->mutex);
-            Slot* s = find_slot(k);
-            if (s != nullptr && same_key(s->key, k) && s->reserved_ms < reserve_ms) s->reserved_ms = reserve_ms;
-            SpinLockRelease(&g_shared->mutex);
+        // reserve_ms was computed under the spinlock before this backend got the LWLock; another
+        // backend may have persisted a larger mark since and issued IDs up to it. Every write of a
+        // slot's mark happens under the LWLock and is copied into the slot right after, so the
+        // slot's mark read now is the one on disk: write only if ours is larger (never move back).
+        SpinLockAcquire(&g_shared->mutex);
+        Slot* s = find_slot(k);
+        const bool live = s != nullptr && s->loaded && same_key(s->key, k);
+        const std::int64_t persisted = live ? s->reserved_ms : INT64_MIN;
+        SpinLockRelease(&g_shared->mutex);
+        // Not live: the slot was reloaded for another epoch meanwhile; the retry reloads it.
+        const std::int64_t mark = snowflake_mark_to_persist(persisted, reserve_ms);
+        if (live && mark != persisted) {
+            // Persist the new mark first; only then may IDs up to it be issued.
+            Record r{kMagic, 0, k.epoch_ms, -1, 0, -1, mark};
+            if (!write_record(fd, r, true)) {
+                err = Error::kStateIoError;
+                detail = describe_errno("write a state", errno);
+                ok = false;
+            } else {
+                SpinLockAcquire(&g_shared->mutex);
+                s = find_slot(k);
+                if (s != nullptr && same_key(s->key, k) && s->reserved_ms < mark) s->reserved_ms = mark;
+                SpinLockRelease(&g_shared->mutex);
+            }
         }
     }
     if (!cached) ::close(fd);
@@ -303,7 +350,11 @@ Outcome attempt_file(const StateKey& k, const SnowflakeLayout& l, std::uint32_t 
             st.last_seq = r.last_seq;
             st.high_clock = r.high_clock;
         } else {
-            // Written by an earlier server run (or for another epoch): only the mark counts.
+            // Written by an earlier server run (or for another epoch): only the mark counts,
+            // restated for this epoch so the time field stays above every ID issued under the
+            // record's (see snowflake_mark_for_epoch). From here on the record is in this epoch.
+            r.reserved_ms = snowflake_mark_for_epoch(r.reserved_ms, r.epoch_ms, k.epoch_ms);
+            r.epoch_ms = k.epoch_ms;
             snowflake_state_restore(st, l, r.reserved_ms);
         }
         for (int round = 0; round < 2; ++round) {
@@ -318,7 +369,8 @@ Outcome attempt_file(const StateKey& k, const SnowflakeLayout& l, std::uint32_t 
                 break;
             }
             if (step->kind == StepKind::kReserve) {
-                r.reserved_ms = step->ms + kReserveAheadMs;
+                // Under flock, r is what is on disk: the mark only moves forward.
+                r.reserved_ms = snowflake_mark_to_persist(r.reserved_ms, step->ms + kReserveAheadMs);
                 r.boot = 0;  // the live state below is not written yet
                 if (!write_record(fd, r, true)) {
                     err = Error::kStateIoError;
@@ -373,8 +425,18 @@ void snowflake_define_settings() {
                             "sequence numbers are used up.",
                             "Beyond it the generator waits for the clock (at most 1 s per call).",
                             &g_max_run_ahead_ms, 1000, 0, 60000, PGC_SIGHUP, GUC_UNIT_MS, nullptr, nullptr, nullptr);
+    // PGC_POSTMASTER can only be defined while preloading (later is FATAL); without preloading the
+    // closest server-level context is SIGHUP (postgresql.conf / ALTER SYSTEM + reload).
+    DefineCustomBoolVariable("id_gen.enable_test_clock",
+                             "Testing only: lets id_gen.test_clock_offset shift the generators' clock.",
+                             "Off in production: the offset moves the shared, persisted high-water mark of "
+                             "every generator. Set it in postgresql.conf of test clusters only.",
+                             &g_enable_test_clock, false,
+                             process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
+                             GUC_NOT_IN_SAMPLE, nullptr, nullptr, nullptr);
     DefineCustomIntVariable("id_gen.test_clock_offset",
-                            "Testing only: shifts the clock the snowflake generators read.", nullptr,
+                            "Testing only: shifts the clock the snowflake generators read.",
+                            "No effect unless the server runs with id_gen.enable_test_clock = on.",
                             &g_test_clock_offset_ms, 0, -86400000, 86400000, PGC_SUSET,
                             GUC_UNIT_MS | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr, nullptr, nullptr);
     MarkGUCPrefixReserved("id_gen");

@@ -27,7 +27,13 @@
 //  3. Across runs: no pair is issued with a time later than the persisted mark, which is written
 //     and fsync'd first; a new run (new shared memory, or a file record with another boot stamp)
 //     starts from the mark with the sequence marked full, so its first pair is after every pair of
-//     every earlier run.
+//     every earlier run. This needs the mark on disk to be the largest ever granted: a writer
+//     re-reads the slot's mark under the LWLock (or the record under flock) and never writes a
+//     smaller one (snowflake_mark_to_persist), and a new file or pg_idgen/ directory is fsync'd
+//     with its directory entry before use, so an OS crash cannot lose it.
+//  4. Across epochs (a shard re-created with another epoch): a mark written under epoch E1 is
+//     restated for epoch E2 keeping its time field (snowflake_mark_for_epoch), so every ID after
+//     the change is above every ID before it, whichever epoch is later.
 // Not covered: two servers with the same node number (a promoted standby, a copied data
 // directory), which is a configuration error the server cannot see.
 #pragma once
@@ -50,6 +56,7 @@ struct StateKey {
 extern int g_node_id;            // id_gen.node_id, -1 = unset
 extern int g_max_run_ahead_ms;   // id_gen.max_run_ahead
 extern int g_test_clock_offset_ms;  // id_gen.test_clock_offset (superuser, for tests)
+extern bool g_enable_test_clock;    // id_gen.enable_test_clock (server-level): the offset counts only when on
 
 void snowflake_define_settings();
 void snowflake_request_shmem();  // from shmem_request_hook

@@ -14,6 +14,27 @@ SELECT pg_catalog.pg_extension_config_dump('shard_registry', '');
 REVOKE ALL ON shard_registry FROM PUBLIC;
 GRANT SELECT ON shard_registry TO PUBLIC;
 
+-- A row's shard, schema_name and epoch cannot be updated: UPDATE sends no cache invalidation, so
+-- backends would keep issuing with the old values, and a later epoch would restart the time field
+-- lower (see rename_shard() for renames; a shard's number and epoch never change).
+CREATE FUNCTION shard_registry_guard() RETURNS trigger
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+BEGIN
+    IF NEW.shard IS DISTINCT FROM OLD.shard OR NEW.schema_name IS DISTINCT FROM OLD.schema_name
+       OR NEW.epoch IS DISTINCT FROM OLD.epoch THEN
+        RAISE EXCEPTION 'cannot change the shard, schema_name or epoch of shard %', OLD.shard
+            USING ERRCODE = '55000',
+                  DETAIL = 'Running next_id() functions cache these values, and a shard''s IDs are only unique under one number and epoch.',
+                  HINT = 'Rename a shard''s schema with rename_shard(). A shard''s number and epoch are fixed: create a new shard instead.';
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER shard_registry_guard BEFORE UPDATE ON shard_registry
+    FOR EACH ROW EXECUTE FUNCTION shard_registry_guard();
+
 -- Decoders of any shard ID (a bigint from next_id()); a router finds the shard from the ID alone.
 CREATE FUNCTION shard_id_shard(id bigint) RETURNS int4
     AS 'MODULE_PATHNAME', 'shard_id_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -100,8 +121,57 @@ BEGIN
     IF EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = sch) THEN
         EXECUTE format('DROP FUNCTION IF EXISTS %I.next_id() %s', sch,
                        CASE WHEN drop_shard.cascade THEN 'CASCADE' ELSE 'RESTRICT' END);
+    ELSE
+        RAISE WARNING 'schema % of shard % does not exist: only its registry entry was dropped', sch, drop_shard.shard
+            USING HINT = 'If the schema was renamed with ALTER SCHEMA, drop its next_id() by hand; rename shard schemas with rename_shard().';
     END IF;
 END
 $$;
 COMMENT ON FUNCTION drop_shard(int4, boolean) IS 'unregister shard n and drop its next_id() (the schema stays); superuser only';
 REVOKE ALL ON FUNCTION drop_shard(int4, boolean) FROM PUBLIC;
+
+-- Renames a shard's schema and updates its registry row in one transaction (the registry is keyed
+-- by schema name; a bare ALTER SCHEMA ... RENAME leaves next_id() raising 55000). When the schema
+-- was already renamed with ALTER SCHEMA, this registers the new name.
+CREATE FUNCTION rename_shard(shard int4, new_schema_name name) RETURNS regnamespace
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    reg record;
+    other int4;
+BEGIN
+    IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+        RAISE EXCEPTION 'permission denied to rename a shard' USING ERRCODE = '42501';
+    END IF;
+    IF rename_shard.new_schema_name IS NULL THEN
+        RAISE EXCEPTION 'new schema name must not be null' USING ERRCODE = '22004';
+    END IF;
+    SELECT r.* INTO reg FROM @extschema@.shard_registry r WHERE r.shard = rename_shard.shard FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'shard % does not exist', rename_shard.shard USING ERRCODE = '42704';
+    END IF;
+    IF reg.schema_name = rename_shard.new_schema_name THEN
+        RETURN (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = reg.schema_name)::regnamespace;
+    END IF;
+    SELECT r.shard INTO other FROM @extschema@.shard_registry r WHERE r.schema_name = rename_shard.new_schema_name;
+    IF FOUND THEN
+        RAISE EXCEPTION 'schema % is already shard %', rename_shard.new_schema_name, other USING ERRCODE = '42710';
+    END IF;
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_namespace n WHERE n.nspname = reg.schema_name) THEN
+        EXECUTE format('ALTER SCHEMA %I RENAME TO %I', reg.schema_name, rename_shard.new_schema_name);
+    ELSIF pg_catalog.to_regprocedure(pg_catalog.format('%I.next_id()', rename_shard.new_schema_name)) IS NULL THEN
+        RAISE EXCEPTION 'schema % of shard % does not exist', reg.schema_name, rename_shard.shard
+            USING ERRCODE = '3F000',
+                  HINT = format('Neither %I nor %I.next_id() exists: drop the shard with drop_shard(%s).',
+                                reg.schema_name, rename_shard.new_schema_name, rename_shard.shard);
+    END IF;
+    -- Rows cannot be updated (shard_registry_guard): replace it, keeping epoch and created_at.
+    DELETE FROM @extschema@.shard_registry r WHERE r.shard = rename_shard.shard;
+    INSERT INTO @extschema@.shard_registry (shard, schema_name, epoch, created_at)
+        VALUES (reg.shard, rename_shard.new_schema_name, reg.epoch, reg.created_at);
+    RETURN (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = rename_shard.new_schema_name)::regnamespace;
+END
+$$;
+COMMENT ON FUNCTION rename_shard(int4, name) IS 'rename shard n''s schema and its registry entry together (or register a schema already renamed); superuser only';
+REVOKE ALL ON FUNCTION rename_shard(int4, name) FROM PUBLIC;

@@ -233,6 +233,57 @@ TEST(SnowflakeSettings, NodeIdUnsetOrOutOfRange) {
     ASSERT_TRUE(wait_for_node_id(c, "2"));
 }
 
+// Waits until a new session sees `setting` = want (a reload is asynchronous).
+bool wait_for_setting(const Cluster& c, const std::string& setting, const std::string& want) {
+    for (int i = 0; i < 100; ++i) {
+        pqxx::connection conn(c.dsn());
+        pqxx::nontransaction tx(conn);
+        tx.exec("LOAD 'id_gen'");
+        if (tx.exec("SHOW " + setting)[0][0].as<std::string>() == want) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+}
+
+// id_gen.test_clock_offset moves shared, persisted state: a superuser session's SET must not count
+// unless the server runs with id_gen.enable_test_clock (server-level; postmaster when preloaded,
+// sighup otherwise). Checked on the cluster without preloading, whose flag a reload can turn off,
+// with a shard of a scratch database (so no other generator's mark moves if the check fails).
+TEST(SnowflakeSettings, TestClockOffsetNeedsTheServerFlag) {
+    const Cluster c = nopreload_cluster();
+    Db db(c, "it_sf_test_clock");
+    exec_admin(c, "SELECT create_shard(12)", db.name());
+    exec_admin(c, "ALTER SYSTEM SET id_gen.enable_test_clock = off");
+    exec_admin(c, "SELECT pg_reload_conf()");
+    ASSERT_TRUE(wait_for_setting(c, "id_gen.enable_test_clock", "off"));
+    {
+        pqxx::connection conn(db.dsn());
+        pqxx::nontransaction tx(conn);
+        tx.exec("LOAD 'id_gen'");
+        tx.exec("SET id_gen.test_clock_offset = '1h'");
+        EXPECT_EQ(one_int(tx, "SELECT count(*) FROM (SELECT shard_id_time(shard_12.next_id()) AS t "
+                              "FROM generate_series(1, 100)) s WHERE t > clock_timestamp() + interval '10 minutes'"),
+                  0);
+    }
+    exec_admin(c, "ALTER SYSTEM RESET id_gen.enable_test_clock");
+    exec_admin(c, "SELECT pg_reload_conf()");
+    ASSERT_TRUE(wait_for_setting(c, "id_gen.enable_test_clock", "on"));
+    {  // with the flag (as in the test clusters' postgresql.conf), the offset counts
+        pqxx::connection conn(db.dsn());
+        pqxx::nontransaction tx(conn);
+        tx.exec("LOAD 'id_gen'");
+        tx.exec("SET id_gen.test_clock_offset = '1h'");
+        EXPECT_EQ(one_int(tx, "SELECT count(*) FROM (SELECT shard_id_time(shard_12.next_id()) AS t "
+                              "FROM generate_series(1, 100)) s WHERE t > clock_timestamp() + interval '50 minutes'"),
+                  100);
+    }
+    // On the preloaded cluster the flag is a postmaster setting.
+    pqxx::connection conn(main_cluster().dsn());
+    pqxx::nontransaction tx(conn);
+    EXPECT_EQ(tx.exec("SELECT context FROM pg_settings WHERE name = 'id_gen.enable_test_clock'")[0][0].as<std::string>(),
+              "postmaster");
+}
+
 // A standby shares its primary's node number: generators refuse there with 25006.
 TEST(SnowflakeStandby, GeneratorsRefuseOnAStandby) {
     const Cluster primary = main_cluster();

@@ -162,6 +162,20 @@ TEST(SnowflakeRange, LowerUpper) {
     EXPECT_EQ(idgen::snowflake_lower(l, INT64_MIN).error(), Error::kTimeOutOfRange);
 }
 
+// A custom layout's epoch may be negative (back to -2^53): the distance from it to an instant near
+// INT64_MAX (where 'infinity' maps) overflows int64 and must be out of range, not garbage (UB).
+TEST(SnowflakeRange, NegativeEpochDoesNotOverflow) {
+    auto l = idgen::snowflake_custom_layout(-1104537600000, 41, 10, 12);  // 1935-01-01
+    ASSERT_TRUE(l.ok());
+    EXPECT_EQ(idgen::snowflake_upper(*l, INT64_MAX).error(), Error::kTimeOutOfRange);
+    EXPECT_EQ(idgen::snowflake_lower(*l, INT64_MAX).error(), Error::kTimeOutOfRange);
+    EXPECT_EQ(idgen::snowflake_upper(*l, INT64_MAX - 1000).error(), Error::kTimeOutOfRange);
+    auto far = idgen::snowflake_custom_layout(-(std::int64_t{1} << 53), 63, 0, 0);
+    ASSERT_TRUE(far.ok());
+    EXPECT_EQ(idgen::snowflake_lower(*far, INT64_MAX).error(), Error::kTimeOutOfRange);
+    EXPECT_EQ(*idgen::snowflake_lower(*l, -1104537600000 + 5), std::int64_t{5} << 22);
+}
+
 TEST(SnowflakeText, ParseAndFormat) {
     auto ok = [](const std::string& s) { return idgen::snowflake_parse(s.data(), s.size()); };
     EXPECT_EQ(*ok("1"), 1);
@@ -278,6 +292,60 @@ TEST(SnowflakeGenerator, ReserveAndRestart) {
     SnowflakeState fresh;
     idgen::snowflake_state_restore(fresh, l, INT64_MIN);
     EXPECT_EQ(fresh.last_time, -1);
+}
+
+// Finding: backend A asks for mark 1100 and waits for the file lock; backend B writes mark 1200
+// and issues IDs up to it; A must not then write 1100 over it. The decision the writer makes under
+// the lock never moves the persisted mark back.
+TEST(SnowflakeGenerator, PersistedMarkNeverMovesBack) {
+    EXPECT_EQ(idgen::snowflake_mark_to_persist(1200, 1100), 1200);  // stale, smaller request: keep
+    EXPECT_EQ(idgen::snowflake_mark_to_persist(1200, 1200), 1200);
+    EXPECT_EQ(idgen::snowflake_mark_to_persist(1200, 1300), 1300);
+    EXPECT_EQ(idgen::snowflake_mark_to_persist(INT64_MIN, 5), 5);  // first mark of a fresh state
+    // End to end: IDs issued up to B's mark stay below everything after a restart from the kept mark.
+    const auto l = named("twitter");
+    const std::int64_t now = idgen::kTwitterEpochMs + 1000000;
+    SnowflakeState st;
+    std::int64_t last = 0;
+    for (std::int64_t ms = now; ms <= now + 200; ++ms) last = idgen::snowflake_step(st, l, 1, ms, 1000, now + 200)->id;
+    SnowflakeState after;
+    idgen::snowflake_state_restore(after, l, idgen::snowflake_mark_to_persist(now + 200, now + 100));
+    EXPECT_GT(issue(after, l, 1, now - 60000), last);
+}
+
+// Finding: a shard re-created (or its registry row replaced) with an epoch D ms later must not
+// restart its time field D lower: IDs of the old epoch would be issued again.
+TEST(SnowflakeGenerator, LaterEpochKeepsIdsAboveTheOldOnes) {
+    const std::int64_t e1 = idgen::kJavascriptEpochMs, d = 86400000;  // one day later
+    const auto old_layout = idgen::instagram_layout(e1);
+    const auto new_layout = idgen::instagram_layout(e1 + d);
+    const std::int64_t now = e1 + 400LL * 86400000;
+    SnowflakeState st;
+    std::int64_t last = 0;
+    for (int i = 0; i < 5000; ++i) last = issue(st, old_layout, 7, now);
+    const std::int64_t mark = now + 100;  // what was persisted under the old epoch
+    // Same clock, later epoch: restored from the restated mark, every new ID is above the old ones.
+    SnowflakeState after;
+    idgen::snowflake_state_restore(after, new_layout, idgen::snowflake_mark_for_epoch(mark, e1, e1 + d));
+    auto s = idgen::snowflake_step(after, new_layout, 7, now, 1000, INT64_MAX);
+    ASSERT_TRUE(s.ok());
+    ASSERT_EQ(s->kind, StepKind::kIssued);
+    EXPECT_GT(s->id, last);
+    // Without restating, the mark in Unix ms would let the time field restart a day lower.
+    SnowflakeState naive;
+    idgen::snowflake_state_restore(naive, new_layout, mark);
+    EXPECT_LT(issue(naive, new_layout, 7, now), last);
+    // Earlier epochs, equal epochs, no mark, overflow.
+    EXPECT_EQ(idgen::snowflake_mark_for_epoch(mark, e1, e1 - d), mark);
+    EXPECT_EQ(idgen::snowflake_mark_for_epoch(mark, e1, e1), mark);
+    EXPECT_EQ(idgen::snowflake_mark_for_epoch(mark, e1, e1 + d), mark + d);
+    EXPECT_EQ(idgen::snowflake_mark_for_epoch(INT64_MIN, e1, e1 + d), INT64_MIN);
+    EXPECT_EQ(idgen::snowflake_mark_for_epoch(INT64_MAX - 5, 0, 10), INT64_MAX);
+    EXPECT_EQ(idgen::snowflake_mark_for_epoch(5, INT64_MIN + 1, INT64_MAX), INT64_MAX);
+    // A saturated mark restores without overflow, even for an epoch before 1970.
+    SnowflakeState sat;
+    idgen::snowflake_state_restore(sat, idgen::instagram_layout(-1000000), INT64_MAX);
+    EXPECT_EQ(sat.last_time, idgen::instagram_layout(-1000000).time_max);
 }
 
 TEST(SnowflakeGenerator, Errors) {
