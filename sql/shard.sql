@@ -182,3 +182,11 @@ DROP SCHEMA shard_5 CASCADE;
 DROP SCHEMA photos_b CASCADE;
 REVOKE ALL ON SCHEMA public FROM shard_regress_user;
 DROP ROLE shard_regress_user;
+
+-- A schema name that needs quoting (upper case, space) works end to end.
+SELECT create_shard(77, 'Shard Seventy-Seven') AS created;
+CREATE TABLE "Shard Seventy-Seven".t (id bigint PRIMARY KEY DEFAULT "Shard Seventy-Seven".next_id());
+INSERT INTO "Shard Seventy-Seven".t SELECT FROM generate_series(1, 3000);
+SELECT count(DISTINCT id) AS ids, bool_and(shard_id_shard(id) = 77) AS all_shard_77 FROM "Shard Seventy-Seven".t;
+SELECT drop_shard(77, true);
+DROP SCHEMA "Shard Seventy-Seven" CASCADE;

@@ -96,7 +96,8 @@ BEGIN
     EXECUTE format('COMMENT ON FUNCTION %I.next_id() IS %L', sch,
                    format('next ID of shard %s (id_gen): ms since %s | shard %s | sequence', create_shard.shard,
                           create_shard.epoch AT TIME ZONE 'UTC', create_shard.shard));
-    RETURN sch::regnamespace;
+    -- By OID, not sch::regnamespace, which would parse the name as an identifier (and fold case).
+    RETURN (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = sch)::regnamespace;
 END
 $$;
 COMMENT ON FUNCTION create_shard(int4, name, timestamptz) IS 'make a schema (default shard_<n>) logical shard n with its own next_id(); superuser only';
