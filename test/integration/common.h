@@ -2,9 +2,14 @@
 // scripts/test.sh started (PGHOST, PGPORT, PGUSER), and how to run its tools.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <pqxx/pqxx>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace idgen::it {
 
@@ -63,6 +68,52 @@ inline int pg_ctl(const std::string& args) {
                       env_or("IDGEN_PGDATA", "") + " -l " + env_or("IDGEN_WORK", "/tmp") + "/pg/server.log -w " +
                       args + " >/dev/null";
     return std::system(cmd.c_str());
+}
+
+// Runs `query` (one column, rows in generation order) on every dsn at once, one connection each.
+// Checks that no connection failed, that each returned `per_conn` values in strictly increasing
+// order, and that no value repeats across connections; returns the values for further checks.
+// T is std::string for fixed-width text IDs (text order = ID order) or long long for integers.
+template <class T>
+std::vector<std::vector<T>> generate_in_parallel(const std::vector<std::string>& dsns, const std::string& query,
+                                                 std::size_t per_conn) {
+    std::vector<std::vector<T>> ids(dsns.size());
+    std::vector<std::string> errors(dsns.size());
+    std::vector<std::thread> threads;
+    for (std::size_t c = 0; c < dsns.size(); ++c) {
+        threads.emplace_back([&, c] {
+            try {
+                pqxx::connection conn(dsns[c]);
+                pqxx::nontransaction tx(conn);
+                auto r = tx.exec(query);
+                ids[c].reserve(r.size());
+                for (const auto& row : r) ids[c].push_back(row[0].as<T>());
+            } catch (const std::exception& e) {
+                errors[c] = e.what();
+            }
+        });
+    }
+    for (auto& t : threads) t.join();
+    std::vector<T> all;
+    for (std::size_t c = 0; c < dsns.size(); ++c) {
+        EXPECT_EQ(errors[c], "") << "connection " << c;
+        EXPECT_EQ(ids[c].size(), per_conn) << "connection " << c;
+        auto down = std::adjacent_find(ids[c].begin(), ids[c].end(), [](const T& a, const T& b) { return !(a < b); });
+        EXPECT_EQ(down, ids[c].end()) << "connection " << c << " not strictly increasing at "
+                                      << (down - ids[c].begin());
+        all.insert(all.end(), ids[c].begin(), ids[c].end());
+    }
+    std::sort(all.begin(), all.end());
+    auto dup = std::adjacent_find(all.begin(), all.end());
+    EXPECT_EQ(dup, all.end()) << "duplicate ID " << (dup == all.end() ? T{} : *dup);
+    EXPECT_EQ(all.size(), per_conn * dsns.size());
+    return ids;
+}
+
+// "SELECT <call>::<cast> FROM generate_series(1, n)" in generation order.
+inline std::string series_query(const std::string& call, const std::string& cast, std::size_t n) {
+    return "SELECT " + call + "::" + cast + " FROM generate_series(1, " + std::to_string(n) +
+           ") WITH ORDINALITY AS g(v, n) ORDER BY n";
 }
 
 }  // namespace idgen::it

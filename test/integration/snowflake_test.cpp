@@ -83,44 +83,13 @@ long long one_int(pqxx::transaction_base& tx, const std::string& q) { return tx.
 // Runs `query` (one bigint column, in generation order) on each dsn in parallel; checks every
 // connection's IDs strictly increase and that no ID repeats across all of them.
 void generate_in_parallel(const std::vector<std::string>& dsns, const std::string& query, std::size_t per_conn) {
-    std::vector<std::vector<long long>> ids(dsns.size());
-    std::vector<std::string> errors(dsns.size());
-    std::vector<std::thread> threads;
-    for (std::size_t c = 0; c < dsns.size(); ++c) {
-        threads.emplace_back([&, c] {
-            try {
-                pqxx::connection conn(dsns[c]);
-                pqxx::nontransaction tx(conn);
-                auto r = tx.exec(query);
-                ids[c].reserve(r.size());
-                for (const auto& row : r) ids[c].push_back(row[0].as<long long>());
-            } catch (const std::exception& e) {
-                errors[c] = e.what();
-            }
-        });
-    }
-    for (auto& t : threads) t.join();
-    std::vector<long long> all;
-    for (std::size_t c = 0; c < dsns.size(); ++c) {
-        ASSERT_EQ(errors[c], "") << "connection " << c;
-        ASSERT_EQ(ids[c].size(), per_conn);
-        for (std::size_t i = 1; i < ids[c].size(); ++i)
-            ASSERT_LT(ids[c][i - 1], ids[c][i]) << "connection " << c << " at " << i;
-        all.insert(all.end(), ids[c].begin(), ids[c].end());
-    }
-    std::sort(all.begin(), all.end());
-    auto dup = std::adjacent_find(all.begin(), all.end());
-    EXPECT_EQ(dup, all.end()) << "duplicate ID " << (dup == all.end() ? 0 : *dup);
-    EXPECT_EQ(all.size(), per_conn * dsns.size());
+    idgen::it::generate_in_parallel<long long>(dsns, query, per_conn);
 }
 
 constexpr std::size_t kConnections = 4;
 constexpr std::size_t kPerConnection = 250000;
 
-std::string series_query(const std::string& call) {
-    return "SELECT " + call + "::bigint FROM generate_series(1, " + std::to_string(kPerConnection) +
-           ") WITH ORDINALITY AS g(v, n) ORDER BY n";
-}
+std::string series_query(const std::string& call) { return idgen::it::series_query(call, "bigint", kPerConnection); }
 
 void node_generator_no_duplicates(const Cluster& c, const std::string& prefix) {
     // Two databases: every database of a server shares its node number, so uniqueness must hold
