@@ -71,6 +71,16 @@ BEGIN
 END
 $$;
 
+-- Loads `total` rows into tbl(n) in INSERTs of `batch` rows each; the table's DEFAULT makes the ID.
+-- For insert suites: bench.add(..., $q$SELECT bench.load('t', N, 100000)$q$, N, ...).
+CREATE FUNCTION bench.load(tbl regclass, total bigint, batch int) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    FOR i IN 1 .. total / batch LOOP
+        EXECUTE format('INSERT INTO %s (n) SELECT g FROM generate_series(1, %s) g', tbl, batch);
+    END LOOP;
+END
+$$;
+
 -- Adds a contender (ord = next position in the suite).
 CREATE FUNCTION bench.add(p_suite text, p_name text, p_query text, p_rows bigint,
                           p_baseline text DEFAULT NULL, p_setup text DEFAULT NULL, p_post text DEFAULT NULL)

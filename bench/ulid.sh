@@ -29,15 +29,6 @@ VACUUM (FREEZE, ANALYZE) bench.vals, bench.small;
 -- Warm the buffer cache so no round pays for the first read.
 SELECT count(*) FROM bench.vals;
 
--- Loads rows in batches of one INSERT each (the table's DEFAULT makes the ID).
-CREATE FUNCTION bench.load(tbl regclass, total bigint, batch int) RETURNS void LANGUAGE plpgsql AS \$\$
-BEGIN
-    FOR i IN 1 .. total / batch LOOP
-        EXECUTE format('INSERT INTO %s (n) SELECT g FROM generate_series(1, %s) g', tbl, batch);
-    END LOOP;
-END
-\$\$;
-
 -- 1. generation: per ID, net of the empty generate_series loop.
 SELECT bench.add('gen', 'empty loop',        \$q\$SELECT count(1) FROM generate_series(1, $N)\$q\$, $N);
 SELECT bench.add('gen', 'random()',          \$q\$SELECT count(random()) FROM generate_series(1, $N)\$q\$, $N, 'empty loop');

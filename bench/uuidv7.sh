@@ -21,14 +21,6 @@ CREATE TABLE bench.vals AS SELECT gen_random_uuid() AS v FROM generate_series(1,
 VACUUM (FREEZE, ANALYZE) bench.vals;
 SELECT count(*) FROM bench.vals;
 
-CREATE FUNCTION bench.load(tbl regclass, total bigint, batch int) RETURNS void LANGUAGE plpgsql AS \$\$
-BEGIN
-    FOR i IN 1 .. total / batch LOOP
-        EXECUTE format('INSERT INTO %s (n) SELECT g FROM generate_series(1, %s) g', tbl, batch);
-    END LOOP;
-END
-\$\$;
-
 -- 1. generation: per ID, net of the empty generate_series loop.
 SELECT bench.add('gen', 'empty loop',        \$q\$SELECT count(1) FROM generate_series(1, $N)\$q\$, $N);
 SELECT bench.add('gen', 'gen_random_uuid()', \$q\$SELECT count(gen_random_uuid()) FROM generate_series(1, $N)\$q\$, $N, 'empty loop');
