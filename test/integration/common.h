@@ -30,7 +30,7 @@ public:
     explicit ScratchDb(std::string name) : name_(std::move(name)) {
         pqxx::connection admin(it::dsn());
         pqxx::nontransaction tx(admin);
-        tx.exec("DROP DATABASE IF EXISTS " + tx.quote_name(name_));
+        tx.exec("DROP DATABASE IF EXISTS " + tx.quote_name(name_) + " WITH (FORCE)");
         tx.exec("CREATE DATABASE " + tx.quote_name(name_));
         pqxx::connection c(it::dsn(name_));
         pqxx::nontransaction t2(c);
