@@ -61,7 +61,12 @@ make -C "$ROOT" -s installcheck PG_CONFIG="$PG_CONFIG" >"$WORK/regress.log" 2>&1
 p=$(grep -cE '\.\.\. ok' "$WORK/regress.log")
 f=$(grep -cE '\.\.\. FAILED' "$WORK/regress.log")
 if [ "$f" -gt 0 ]; then cat "$WORK/regress.log"; head -200 "$ROOT/regression.diffs" 2>/dev/null; fi
-[ "$p" -gt 0 ] || { cat "$WORK/regress.log"; f=$((f + 1)); }
+# Every sql/*.sql file must have run: a test that did not (pg_regress stopped early) is a failure.
+expected=$(find "$ROOT/sql" -maxdepth 1 -name '*.sql' | wc -l)
+if [ $((p + f)) -lt "$expected" ]; then
+  cat "$WORK/regress.log"
+  f=$((expected - p))
+fi
 tally sql "$p" "$f"
 
 echo "== integration (libpqxx)"
@@ -70,9 +75,15 @@ run_gtest integration "$ROOT/build/integration_tests"
 echo "== fuzz (libFuzzer, ${FUZZ_SECONDS}s per target)"
 fp=0
 ff=0
-for fz in "$ROOT"/build-fuzz/fuzz_*; do
-  [ -x "$fz" ] || continue
-  name=$(basename "$fz")
+# One target per test/fuzz/fuzz_*.cpp; a target that was not built is a failure.
+for src in "$ROOT"/test/fuzz/fuzz_*.cpp; do
+  name=$(basename "$src" .cpp)
+  fz="$ROOT/build-fuzz/$name"
+  if [ ! -x "$fz" ]; then
+    echo "fuzz target $name was not built"
+    ff=$((ff + 1))
+    continue
+  fi
   corpus="$WORK/corpus-$name"
   mkdir -p "$corpus"
   seeds="$ROOT/test/fuzz/seeds/${name#fuzz_}"
