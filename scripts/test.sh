@@ -44,7 +44,8 @@ tally() { # tally LAYER PASSED FAILED
 # gtest binaries: one count per test case; a crash counts as a failure.
 run_gtest() { # run_gtest LAYER BINARY
   local log="$WORK/$1.log" rc p f
-  "$2" --gtest_color=no >"$log" 2>&1
+  # Bounded, so a deadlocked test fails the run instead of stalling CI.
+  timeout -k 10 "${3:-900}" "$2" --gtest_color=no >"$log" 2>&1
   rc=$?
   p=$(grep -cE '^\[       OK \]' "$log")
   f=$(grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$' "$log")
@@ -57,9 +58,12 @@ echo "== unit (GoogleTest)"
 run_gtest unit "$ROOT/build/unit_tests"
 
 echo "== sql (pg_regress)"
-make -C "$ROOT" -s installcheck PG_CONFIG="$PG_CONFIG" >"$WORK/regress.log" 2>&1
+timeout -k 10 600 make -C "$ROOT" -s installcheck PG_CONFIG="$PG_CONFIG" >"$WORK/regress.log" 2>&1
+rc=$?
 p=$(grep -cE '\.\.\. ok' "$WORK/regress.log")
 f=$(grep -cE '\.\.\. FAILED' "$WORK/regress.log")
+# pg_regress failed without a failing test (setup error, timeout): one failure.
+if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then cat "$WORK/regress.log"; f=1; fi
 if [ "$f" -gt 0 ]; then cat "$WORK/regress.log"; head -200 "$ROOT/regression.diffs" 2>/dev/null; fi
 # Every sql/*.sql file must have run: a test that did not (pg_regress stopped early) is a failure.
 expected=$(find "$ROOT/sql" -maxdepth 1 -name '*.sql' | wc -l)

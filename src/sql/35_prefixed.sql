@@ -45,13 +45,17 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Name the entity the prefix is for, e.g. the table.';
     END IF;
-    INSERT INTO @extschema@.prefix_registry AS r (prefix, owner) VALUES ($1, $2)
-        ON CONFLICT ON CONSTRAINT prefix_registry_pkey DO NOTHING;
-    IF NOT FOUND THEN
+    LOOP
+        INSERT INTO @extschema@.prefix_registry AS r (prefix, owner) VALUES ($1, $2)
+            ON CONFLICT ON CONSTRAINT prefix_registry_pkey DO NOTHING;
+        EXIT WHEN FOUND;
         SELECT r.owner INTO existing FROM @extschema@.prefix_registry AS r WHERE r.prefix OPERATOR(pg_catalog.=) $1;
-        RAISE EXCEPTION 'prefix "%" is already registered for "%"', $1, existing
-            USING ERRCODE = 'duplicate_object';
-    END IF;
+        IF FOUND THEN
+            RAISE EXCEPTION 'prefix "%" is already registered for "%"', $1, existing
+                USING ERRCODE = 'duplicate_object';
+        END IF;
+        -- The conflicting row was unregistered between the two statements: try again.
+    END LOOP;
 END
 $fn$;
 COMMENT ON FUNCTION prefix_register(text, text) IS 'reserve a prefix for an entity; an error naming the owner if it is taken';
