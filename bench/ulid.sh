@@ -5,8 +5,6 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-BENCH_BATCH=${BENCH_BATCH:-100000}
-BENCH_INSERT_ROUNDS=${BENCH_INSERT_ROUNDS:-3}
 N=$BENCH_ROWS
 B=$BENCH_BATCH
 [ $((N % B)) -eq 0 ] && [ $((N % 10000)) -eq 0 ] \

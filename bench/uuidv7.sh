@@ -6,8 +6,6 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-BENCH_BATCH=${BENCH_BATCH:-100000}
-BENCH_INSERT_ROUNDS=${BENCH_INSERT_ROUNDS:-3}
 N=$BENCH_ROWS
 B=$BENCH_BATCH
 [ $((N % B)) -eq 0 ] || { echo "BENCH_ROWS must be a multiple of BENCH_BATCH ($B)" >&2; exit 1; }

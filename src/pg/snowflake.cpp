@@ -76,27 +76,23 @@ IDGEN_FUNCTION(snowflake_out) {
     PG_RETURN_CSTRING(out);
 }
 
+// Every value that enters as a number (binary input, casts) must be a valid snowflake: >= 1.
+static Datum checked_snowflake(std::int64_t v, idgen::pg::Failure& failure) {
+    if (v >= 1) return Int64GetDatum(v);
+    char num[32];
+    snprintf(num, sizeof num, "%lld", static_cast<long long>(v));
+    return failure.fail(idgen::Error::kOutOfRange, kType, num);
+}
+
 // Binary input is int8's (8 bytes, big-endian), range-checked like text input.
 IDGEN_FUNCTION(snowflake_recv) {
     StringInfo buf = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
-    const std::int64_t v = pq_getmsgint64(buf);
-    if (v < 1) {
-        char num[32];
-        snprintf(num, sizeof num, "%lld", static_cast<long long>(v));
-        return failure.fail(idgen::Error::kOutOfRange, kType, num);
-    }
-    PG_RETURN_INT64(v);
+    return checked_snowflake(pq_getmsgint64(buf), failure);
 }
 
 // bigint -> snowflake: every value must be >= 1.
 IDGEN_FUNCTION(snowflake_from_int8) {
-    const std::int64_t v = PG_GETARG_INT64(0);
-    if (v < 1) {
-        char num[32];
-        snprintf(num, sizeof num, "%lld", static_cast<long long>(v));
-        return failure.fail(idgen::Error::kOutOfRange, kType, num);
-    }
-    PG_RETURN_INT64(v);
+    return checked_snowflake(PG_GETARG_INT64(0), failure);
 }
 
 IDGEN_FUNCTION(snowflake_time) {
