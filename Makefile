@@ -5,10 +5,14 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 MODULE_big = id_gen
 OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*.cpp) $(wildcard src/pg/*.cpp)))
 
-# The install script of the current version is assembled from src/sql/*.sql (one file per area);
-# upgrade scripts (id_gen--a--b.sql) are written by hand and committed at the root.
-DATA_built = $(EXTENSION)--$(EXTVERSION).sql
-DATA       = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*--*.sql))
+# The install script of the current version is assembled from src/sql/*.sql (one file per area).
+# The upgrade script into the current version is src/update/<from>--<to>.sql, where a line
+# `\ir ../sql/NN_area.sql` is replaced by that file (a definition written once, with CREATE OR
+# REPLACE, serves both scripts). Released scripts are committed, frozen, at the root: at a
+# release, the built install and upgrade scripts are copied there and never edited again.
+UPDATES    = $(patsubst src/update/%.sql,$(EXTENSION)--%.sql,$(wildcard src/update/*.sql))
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql $(UPDATES)
+DATA       = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*.sql))
 
 REGRESS      = $(sort $(basename $(notdir $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
@@ -30,7 +34,10 @@ override CPPFLAGS := $(patsubst -I$(includedir_server),-isystem $(includedir_ser
 # flags, whose default dialect predates C++17.
 BITCODE_CXXFLAGS += $(IDGEN_CXXFLAGS)
 
-$(DATA_built): $(sort $(wildcard src/sql/*.sql)) $(EXTENSION).control
+$(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql)) $(EXTENSION).control
 	cat $(sort $(wildcard src/sql/*.sql)) > $@
+
+$(EXTENSION)--%.sql: src/update/%.sql $(sort $(wildcard src/sql/*.sql))
+	awk '/^\\ir /{f = "src/update/" $$2; while ((getline l < f) > 0) print l; close(f); next} {print}' $< > $@
 
 $(OBJS): $(wildcard src/core/*.h src/pg/*.h)
