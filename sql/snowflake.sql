@@ -140,7 +140,7 @@ SHOW id_gen.node_id;
 CREATE TEMP TABLE gen AS SELECT n, gen_snowflake() AS id FROM generate_series(1, 100000) n;
 SELECT count(DISTINCT id) = count(*) AS distinct_ids,
        bool_and(snowflake_node(id) = 1) AS node_1,
-       bool_and(snowflake_time(id) BETWEEN now() - interval '1 minute' AND clock_timestamp() + interval '2 seconds') AS time_is_now
+       bool_and(snowflake_time(id) BETWEEN now() - interval '1 minute' AND clock_timestamp() + interval '3 seconds') AS time_is_now
 FROM gen;
 SELECT bool_and(id > prev) AS strictly_increasing FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen) s WHERE prev IS NOT NULL;
 -- Sequence numbers stay within the 12-bit field.

@@ -19,7 +19,10 @@ enum class Error : std::uint8_t {
     kInvalidPrefix,     // a prefixed-ID prefix that breaks the naming rule: 22023
     kWrongPrefix,       // prefixed text whose prefix is not the expected one: 22P02
     kLayoutExhausted,   // a generator's time field is used up (no later ID fits): 22003
-    kStateIoError,      // a generator's persisted state could not be read or written: 58030
+    kStateIoError,      // a generator's persisted state could not be read or written (or fsync'd): 58030
+    kStateDamaged,      // a generator's state file fails its magic, version, length or checksum: XX001
+    kStateLockTimeout,  // a generator's state lock was not granted in time: 55P03
+    kNoOutcome,         // internal: a computation ended without a value or an error: XX000
 };
 
 template <class T>
@@ -29,7 +32,10 @@ class [[nodiscard]] Result {
 
 public:
     constexpr Result(T value) noexcept : value_(value), error_(Error::kOk) {}  // NOLINT(google-explicit-constructor)
-    constexpr Result(Error error) noexcept : value_(), error_(error) {}        // NOLINT(google-explicit-constructor)
+    // An error. Error::kOk is not an outcome: it becomes kNoOutcome, so a path that forgot to set
+    // an error can never be read as a value (0.1.0 issued the ID 0 that way).
+    constexpr Result(Error error) noexcept  // NOLINT(google-explicit-constructor)
+        : value_(), error_(error == Error::kOk ? Error::kNoOutcome : error) {}
 
     [[nodiscard]] constexpr bool ok() const noexcept { return error_ == Error::kOk; }
     constexpr explicit operator bool() const noexcept { return ok(); }

@@ -122,7 +122,10 @@ Result<std::int64_t> snowflake_lower(const SnowflakeLayout& l, std::int64_t ms) 
 Result<std::int64_t> snowflake_upper(const SnowflakeLayout& l, std::int64_t ms) noexcept {
     auto t = unit_of(l, ms);
     if (!t) return t.error();
-    return compose(l, *t, l.node_max(), l.seq_max());
+    const std::int64_t id = compose(l, *t, l.node_max(), l.seq_max());
+    // A layout without node and sequence bits has no ID in its first unit (that would be 0).
+    if (id < 1) return Error::kTimeOutOfRange;
+    return id;
 }
 
 Result<std::int64_t> snowflake_parse(const char* s, std::size_t n) noexcept {
@@ -186,7 +189,7 @@ std::int64_t snowflake_mark_for_epoch(std::int64_t reserved_ms, std::int64_t fro
 }
 
 Result<Step> snowflake_step(SnowflakeState& st, const SnowflakeLayout& l, std::uint32_t node, std::int64_t now_ms,
-                            std::int64_t max_ahead_ms, std::int64_t reserved_ms) noexcept {
+                            std::int64_t max_ahead_ms, std::int64_t reserved_ms, std::uint32_t want) noexcept {
     if (node > l.node_max()) return Error::kOutOfRange;
     if (now_ms < l.epoch_ms) return Error::kTimeOutOfRange;
     // The clock in layout units; never below the highest reading seen (a clock stepping back
@@ -223,14 +226,39 @@ Result<Step> snowflake_step(SnowflakeState& st, const SnowflakeLayout& l, std::u
     if (ahead_units > 0 && ahead_units * l.unit_ms > max_ahead_ms) {
         // Retry when the clock has reached the unit that makes this lead acceptable.
         const std::int64_t need_units = t - floor_div(max_ahead_ms, l.unit_ms);
-        return Step{StepKind::kWait, 0, l.epoch_ms + need_units * l.unit_ms};
+        return Step{StepKind::kWait, 0, l.epoch_ms + need_units * l.unit_ms, 0};
     }
     const std::int64_t t_ms = l.epoch_ms + t * l.unit_ms;
-    if (t_ms > reserved_ms) return Step{StepKind::kReserve, 0, t_ms};
+    if (t_ms > reserved_ms) return Step{StepKind::kReserve, 0, t_ms, 0};
+    // The lease: `want` sequence numbers from `seq`, at most up to the unit's last one.
+    const std::int64_t room = static_cast<std::int64_t>(l.seq_max()) - seq + 1;
+    const std::int64_t count = want < 1 ? 1 : (static_cast<std::int64_t>(want) < room ? want : room);
     st.last_time = t;
-    st.last_seq = seq;
+    st.last_seq = seq + count - 1;
     if (st.high_clock < now) st.high_clock = now;
-    return Step{StepKind::kIssued, compose(l, t, node, static_cast<std::uint32_t>(seq)), t_ms};
+    return Step{StepKind::kIssued, compose(l, t, node, static_cast<std::uint32_t>(seq)), t_ms,
+                static_cast<std::uint32_t>(count)};
+}
+
+void snowflake_lease_start(SnowflakeLease& lease, const SnowflakeLayout& l, const Step& step) noexcept {
+    lease.next_id = step.id;
+    lease.left = step.count;
+    lease.unit = snowflake_unpack(l, step.id).time;
+    lease.size = step.count;
+}
+
+std::int64_t snowflake_lease_next(SnowflakeLease& lease, const SnowflakeLayout& l, std::int64_t now_ms) noexcept {
+    if (lease.left == 0 || lease.next_id < 1) return 0;
+    // Stale once the clock is past the lease's unit (a clock behind it, or run-ahead, keeps it).
+    if (now_ms >= l.epoch_ms && floor_div(now_ms - l.epoch_ms, l.unit_ms) > lease.unit) {
+        lease.left = 0;
+        return 0;
+    }
+    const std::int64_t id = lease.next_id;
+    --lease.left;
+    // Consecutive sequence numbers of one unit: the sequence field's step in the packed ID.
+    lease.next_id += std::int64_t{1} << l.seq_shift;
+    return id;
 }
 
 }  // namespace idgen

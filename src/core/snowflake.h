@@ -116,8 +116,9 @@ enum class StepKind : std::uint8_t {
 };
 struct Step {
     StepKind kind;
-    std::int64_t id;
-    std::int64_t ms;
+    std::int64_t id;      // kIssued: the first ID of the lease
+    std::int64_t ms;      // kIssued: Unix ms of the IDs' time unit; kWait / kReserve: see above
+    std::uint32_t count;  // kIssued: the lease is `count` IDs, sequence numbers seq(id) .. seq(id)+count-1
 };
 
 // One generation step. `now_ms` is the clock; `max_ahead_ms` bounds how far past the highest clock
@@ -126,8 +127,28 @@ struct Step {
 // kIssued. A full sequence moves to the next time unit, never wraps. Errors: kOutOfRange (node
 // does not fit), kTimeOutOfRange (clock before the epoch, or the layout's time field exhausted:
 // for instagram the sign bit would be reached).
+//
+// Leases: with `want` > 1 a kIssued step hands out up to `want` consecutive sequence numbers of one
+// time unit (never more than the unit has left), recorded in the state as issued. The caller may
+// issue them one by one (snowflake_lease_next) without touching the shared state again.
 [[nodiscard]] Result<Step> snowflake_step(SnowflakeState& st, const SnowflakeLayout& l, std::uint32_t node,
                                           std::int64_t now_ms, std::int64_t max_ahead_ms,
-                                          std::int64_t reserved_ms) noexcept;
+                                          std::int64_t reserved_ms, std::uint32_t want = 1) noexcept;
+
+// A block of IDs leased from shared generator state, issued locally by one backend.
+struct SnowflakeLease {
+    std::int64_t next_id = 0;   // the next ID to hand out; 0 = no lease
+    std::uint32_t left = 0;     // IDs left in the lease
+    std::int64_t unit = -1;     // the lease's time unit (layout units since the epoch)
+    std::uint32_t size = 0;     // how many IDs the lease had
+};
+
+// Starts a lease from a kIssued step.
+void snowflake_lease_start(SnowflakeLease& lease, const SnowflakeLayout& l, const Step& step) noexcept;
+// The next ID of the lease, or 0 when the lease is used up or stale: a lease only serves while the
+// clock has not passed its time unit (so an ID's time is never earlier than the clock's unit when
+// it was handed out, exactly as without leases). A returned ID is always >= 1.
+[[nodiscard]] std::int64_t snowflake_lease_next(SnowflakeLease& lease, const SnowflakeLayout& l,
+                                                std::int64_t now_ms) noexcept;
 
 }  // namespace idgen

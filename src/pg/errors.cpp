@@ -100,7 +100,28 @@ void raise_failure(const Failure& f, fmNodePtr escontext) {
                             errmsg("cannot issue another %s: %s", type, f.value)));
             return;
         case Error::kStateIoError:
-            ereport(ERROR, (errcode(ERRCODE_IO_ERROR), errmsg("%s generator state: %s", type, f.value)));
+            ereport(ERROR, (errcode(ERRCODE_IO_ERROR), errmsg("%s generator state: %s", type, f.value),
+                            errdetail("No ID was issued."),
+                            errhint("Check the disk and the server log. A state record whose write or fsync "
+                                    "failed is rewritten and fsync'd before the next ID is issued; until that "
+                                    "succeeds, the generator refuses.")));
+            return;
+        case Error::kStateDamaged:
+            ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("%s generator state: %s", type, f.value),
+                            errdetail("No ID was issued: the file holds the high-water mark that keeps IDs from "
+                                      "repeating after a restart, and it cannot be read."),
+                            errhint("Restore the file from a backup of the data directory. If the server's clock "
+                                    "is known to be past every ID this generator issued (for snowflakes: the time "
+                                    "of the largest ID, plus id_gen.max_run_ahead), remove the file instead: a new "
+                                    "one starts at the clock plus id_gen.max_run_ahead plus 1 s.")));
+            return;
+        case Error::kStateLockTimeout:
+            ereport(ERROR, (errcode(ERRCODE_LOCK_NOT_AVAILABLE), errmsg("%s generator state: %s", type, f.value),
+                            errdetail("No ID was issued.")));
+            return;
+        case Error::kNoOutcome:
+            ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("id_gen internal error: %s", f.value),
+                            errdetail("No ID was issued.")));
             return;
     }
     ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("id_gen: unknown error code %d", static_cast<int>(f.code))));

@@ -13,6 +13,7 @@
 
 #include "boundary.h"
 #include "core/clock.h"
+#include "state_file.h"
 
 extern "C" {
 #include "access/xact.h"
@@ -36,125 +37,26 @@ bool g_enable_test_clock = false;
 
 namespace {
 
-// ---------------------------------------------------------------------------------------------
-// The persisted record: one file per generator key under $PGDATA/pg_idgen/.
-constexpr std::uint64_t kMagic = 0x69645f67656e5331ULL;  // "id_genS1"
-constexpr const char* kDir = "pg_idgen";
+// How far ahead of use a new mark is persisted: 100 ms, more when fsync is slow (twice the last
+// fsync's duration on top), at most kReserveAheadMaxMs. A mark that the clock overtakes while it is
+// being fsync'd would otherwise be re-reserved forever.
+constexpr std::int64_t kReserveAheadMaxMs = 1000;
+std::int64_t reserve_ahead_ms() noexcept {
+    const std::int64_t v = kReserveAheadMs + 2 * state_last_fsync_ms();
+    return v > kReserveAheadMaxMs ? kReserveAheadMaxMs : v;
+}
 
-struct Record {
-    std::uint64_t magic;
-    std::int64_t boot;  // PgStartTime of the server run that wrote the live state; 0 = mark only
-    std::int64_t epoch_ms;
-    std::int64_t last_time;
-    std::int64_t last_seq;
-    std::int64_t high_clock;
-    std::int64_t reserved_ms;  // high-water mark: no ID later than this has been issued
-};
-static_assert(sizeof(Record) == 56);
+// The furthest ahead of its clock any backend may have issued: the run-ahead allowance, the
+// largest reserve, and one time unit. A state file created afresh (first use, deleted, replaced)
+// and a record from another server (a promoted standby, a copied data directory) start there.
+std::int64_t horizon_ms(const SnowflakeLayout& l) noexcept {
+    return static_cast<std::int64_t>(g_max_run_ahead_ms) + kReserveAheadMaxMs + l.unit_ms;
+}
 
 char t_detail[200];
 
-const char* describe_errno(const char* what, int err) noexcept {
-    snprintf(t_detail, sizeof t_detail, "could not %s file in \"%s\": %s", what, kDir, strerror(err));
-    return t_detail;
-}
-
-void key_path(const StateKey& k, char* out, std::size_t cap) noexcept {
-    if (k.db == 0)
-        snprintf(out, cap, "%s/node_%u", kDir, static_cast<unsigned>(k.kind));
-    else
-        snprintf(out, cap, "%s/shard_%u_%d", kDir, static_cast<unsigned>(k.db), static_cast<int>(k.number));
-}
-
 bool same_key(const StateKey& a, const StateKey& b) noexcept {
     return a.kind == b.kind && a.db == b.db && a.number == b.number && a.epoch_ms == b.epoch_ms;
-}
-
-// Per-backend cache of open state files (never closed while the backend lives).
-struct OpenFile {
-    StateKey key;
-    int fd;
-};
-constexpr int kMaxOpen = 16;
-OpenFile g_open[kMaxOpen];
-int g_open_count = 0;
-int g_open_pid = -1;
-
-// fsyncs `fd` (when >= 0), then the directory `dir`; false with errno on failure. Never raises.
-bool fsync_path_entry(int fd, const char* dir) noexcept {
-    if (fd >= 0 && pg_fsync(fd) != 0) return false;
-    const int dfd = ::open(dir, O_RDONLY | O_CLOEXEC);
-    if (dfd < 0) return false;
-    const bool ok = pg_fsync(dfd) == 0;
-    const int saved = errno;
-    ::close(dfd);
-    errno = saved;
-    return ok;
-}
-
-// Opens (creating if needed) the state file of `k`; -1 with errno on failure. Never raises.
-int state_fd(const StateKey& k, bool& cached) noexcept {
-    if (g_open_pid != MyProcPid) {  // never reuse descriptors across fork
-        g_open_count = 0;
-        g_open_pid = MyProcPid;
-    }
-    for (int i = 0; i < g_open_count; ++i) {
-        if (g_open[i].key.kind == k.kind && g_open[i].key.db == k.db && g_open[i].key.number == k.number) {
-            cached = true;
-            return g_open[i].fd;
-        }
-    }
-    char path[MAXPGPATH];
-    key_path(k, path, sizeof path);
-    int fd = ::open(path, O_RDWR | O_CLOEXEC);
-    if (fd < 0 && errno == ENOENT) {
-        // Create it. A new file (or directory) is only durable once its directory entry is: after
-        // an OS crash a file that vanished would look like a fresh state, and generation would
-        // restart from the clock. So fsync the file, pg_idgen/, and (for a new pg_idgen/) $PGDATA,
-        // before the file is used. (Raw system calls: nothing here raises, no spinlock is held.)
-        bool made_dir = false;
-        if (::mkdir(kDir, S_IRWXU) == 0) made_dir = true;
-        else if (errno != EEXIST) return -1;
-        bool made_file = false;
-        fd = ::open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, S_IRUSR | S_IWUSR);
-        if (fd >= 0) made_file = true;
-        else if (errno == EEXIST) fd = ::open(path, O_RDWR | O_CLOEXEC);  // another backend won the race
-        if (fd < 0) return -1;
-        if ((made_file && !fsync_path_entry(fd, kDir)) || (made_dir && !fsync_path_entry(-1, "."))) {
-            const int saved = errno;
-            ::close(fd);
-            errno = saved;
-            return -1;
-        }
-    }
-    if (fd < 0) return -1;
-    cached = false;
-    if (g_open_count < kMaxOpen && AcquireExternalFD()) {
-        g_open[g_open_count++] = OpenFile{k, fd};
-        cached = true;
-    }
-    return fd;
-}
-
-bool read_record(int fd, Record& r) noexcept {
-    const ssize_t n = ::pread(fd, &r, sizeof r, 0);
-    if (n != static_cast<ssize_t>(sizeof r) || r.magic != kMagic) {
-        std::memset(&r, 0, sizeof r);
-        r.magic = kMagic;
-        r.last_time = -1;
-        r.high_clock = -1;
-        r.reserved_ms = INT64_MIN;
-        return n >= 0;
-    }
-    return true;
-}
-
-bool write_record(int fd, const Record& r, bool durable) noexcept {
-    if (::pwrite(fd, &r, sizeof r, 0) != static_cast<ssize_t>(sizeof r)) {
-        if (errno == 0) errno = ENOSPC;
-        return false;
-    }
-    return !durable || pg_fsync(fd) == 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -210,57 +112,67 @@ Slot* find_slot(const StateKey& k) noexcept {
 // server started for testing (id_gen.enable_test_clock), never from a session's SET alone.
 std::int64_t clock_ms() noexcept { return unix_time_ms() + (g_enable_test_clock ? g_test_clock_offset_ms : 0); }
 
-enum class Outcome { kIssued, kWait, kError };
+// What one attempt ended in. kNone is not an outcome: a loop that ends there reports an error, so
+// "nothing happened" can never be read as an ID (0.1.0 turned it into the ID 0).
+enum class Outcome { kNone, kIssued, kWait, kRetry, kError };
 
 enum class Fast { kDone, kNeedLoad, kNeedReserve };
+
+// The mark a record stands for in this server run: restated for the key's epoch, and moved to the
+// horizon when the record was written by another server or timeline (a promoted standby or a copy
+// of the data directory: the server that wrote it may have issued up to the horizon since).
+std::int64_t effective_mark(const StateRecord& r, const StateKey& k, const SnowflakeLayout& l,
+                            std::int64_t now_ms) noexcept {
+    std::int64_t mark = snowflake_mark_for_epoch(r.reserved_ms, r.epoch_ms, k.epoch_ms);
+    if (r.sysid != current_sysid() || r.timeline != current_timeline()) {
+        std::int64_t h = 0;
+        if (!__builtin_add_overflow(now_ms, horizon_ms(l), &h) && h > mark) mark = h;
+    }
+    return mark;
+}
 
 // The fast path, under the spinlock: pure computation on the slot. kNeedLoad / kNeedReserve ask
 // the caller to do file I/O (under the LWLock, without the spinlock) and retry.
 Fast attempt_shared_fast(const StateKey& k, const SnowflakeLayout& l, std::uint32_t node, std::int64_t now_ms,
-                         Outcome& out, std::int64_t& id_or_wait, std::int64_t& reserve_ms, Error& err,
-                         const char*& detail) noexcept {
+                         Outcome& out, Step& result, std::int64_t& reserve_ms, StateError& err) noexcept {
     Slot* s = find_slot(k);
     if (s == nullptr) {
-        err = Error::kCapacityExceeded;
-        detail = "all 4096 shared-memory generator slots are in use (each node layout and each (database, shard) "
-                 "used since the server started takes one); restart the server to free them";
+        err.code = Error::kCapacityExceeded;
+        err.detail = "all 4096 shared-memory generator slots are in use (each node layout and each (database, shard) "
+                     "used since the server started takes one); restart the server to free them";
         out = Outcome::kError;
         return Fast::kDone;
     }
     if (!s->loaded || !same_key(s->key, k)) return Fast::kNeedLoad;
     auto step = snowflake_step(s->st, l, node, now_ms, g_max_run_ahead_ms, s->reserved_ms);
     if (!step) {
-        err = step.error();
+        err.code = step.error();
         out = Outcome::kError;
         return Fast::kDone;
     }
     switch (step->kind) {
         case StepKind::kIssued:
-            id_or_wait = step->id;
+            result = *step;
             out = Outcome::kIssued;
             return Fast::kDone;
         case StepKind::kWait:
-            id_or_wait = step->ms;
+            result = *step;
             out = Outcome::kWait;
             return Fast::kDone;
         case StepKind::kReserve:
             break;
     }
-    reserve_ms = step->ms + kReserveAheadMs;
+    reserve_ms = step->ms + reserve_ahead_ms();
     return Fast::kNeedReserve;
 }
 
 // The slow path, under the LWLock (so only one backend does file I/O for the slots at a time);
-// takes the spinlock only around reads and writes of the slot. Nothing in here raises.
-bool shared_io(const StateKey& k, const SnowflakeLayout& l, Fast need, std::int64_t reserve_ms, Error& err,
-               const char*& detail) noexcept {
-    bool cached = false;
-    const int fd = state_fd(k, cached);
-    if (fd < 0) {
-        err = Error::kStateIoError;
-        detail = describe_errno("open a state", errno);
-        return false;
-    }
+// takes the spinlock only around reads and writes of the slot. Raises only while waiting for the
+// file lock (interrupts), with no lock but the LWLock held: an error releases LWLocks.
+bool shared_io(const StateKey& k, const SnowflakeLayout& l, Fast need, std::int64_t reserve_ms, StateError& err) {
+    const std::int64_t now_ms = clock_ms();
+    LockedState f;
+    if (!state_open_locked(k, now_ms, horizon_ms(l), f, err)) return false;
     bool ok = true;
     if (need == Fast::kNeedLoad) {
         SpinLockAcquire(&g_shared->mutex);
@@ -269,25 +181,19 @@ bool shared_io(const StateKey& k, const SnowflakeLayout& l, Fast need, std::int6
         SpinLockRelease(&g_shared->mutex);
         if (still) {
             // First use since startup (or the shard was re-created with another epoch): start after
-            // the persisted high-water mark.
-            Record r;
-            if (!read_record(fd, r)) {
-                err = Error::kStateIoError;
-                detail = describe_errno("read a state", errno);
-                ok = false;
-            } else {
-                // A mark written under another epoch (the shard was re-created with it) is restated
-                // so the time field stays above every ID issued under that epoch.
-                const std::int64_t mark = snowflake_mark_for_epoch(r.reserved_ms, r.epoch_ms, k.epoch_ms);
-                SnowflakeState st{};
-                snowflake_state_restore(st, l, mark);
-                SpinLockAcquire(&g_shared->mutex);
-                s->key = k;
-                s->st = st;
-                s->reserved_ms = mark;
-                s->loaded = true;
-                SpinLockRelease(&g_shared->mutex);
-            }
+            // the persisted high-water mark. The first ID is above it, so it needs a new mark, which
+            // is written and fsync'd before it is issued: nothing is issued on a mark this run has
+            // not seen synced.
+            const std::int64_t mark = effective_mark(f.rec, k, l, now_ms);
+            SnowflakeState st{};
+            snowflake_state_restore(st, l, mark);
+            SpinLockAcquire(&g_shared->mutex);
+            s->key = k;
+            s->st = st;
+            // The mark on disk (restated for this epoch); the first reserve writes above it.
+            s->reserved_ms = snowflake_mark_for_epoch(f.rec.reserved_ms, f.rec.epoch_ms, k.epoch_ms);
+            s->loaded = true;
+            SpinLockRelease(&g_shared->mutex);
         }
     } else {
         // reserve_ms was computed under the spinlock before this backend got the LWLock; another
@@ -300,15 +206,17 @@ bool shared_io(const StateKey& k, const SnowflakeLayout& l, Fast need, std::int6
         const std::int64_t persisted = live ? s->reserved_ms : INT64_MIN;
         SpinLockRelease(&g_shared->mutex);
         // Not live: the slot was reloaded for another epoch meanwhile; the retry reloads it.
-        const std::int64_t mark = snowflake_mark_to_persist(persisted, reserve_ms);
+        std::int64_t mark = snowflake_mark_to_persist(persisted, reserve_ms);
+        // The file may hold a larger mark (carried over from a replaced file): never write less.
+        if (f.rec.epoch_ms == k.epoch_ms) mark = snowflake_mark_to_persist(f.rec.reserved_ms, mark);
         if (live && mark != persisted) {
             // Persist the new mark first; only then may IDs up to it be issued.
-            Record r{kMagic, 0, k.epoch_ms, -1, 0, -1, mark};
-            if (!write_record(fd, r, true)) {
-                err = Error::kStateIoError;
-                detail = describe_errno("write a state", errno);
-                ok = false;
-            } else {
+            StateRecord r{};
+            r.epoch_ms = k.epoch_ms;
+            r.reserved_ms = mark;
+            ok = state_write(f, r, true, err);
+            // Trust it only if the file is still the one its path names.
+            if (ok && state_still_current(f)) {
                 SpinLockAcquire(&g_shared->mutex);
                 s = find_slot(k);
                 if (s != nullptr && same_key(s->key, k) && s->reserved_ms < mark) s->reserved_ms = mark;
@@ -316,87 +224,111 @@ bool shared_io(const StateKey& k, const SnowflakeLayout& l, Fast need, std::int6
             }
         }
     }
-    if (!cached) ::close(fd);
+    state_unlock(f);
     return ok;
 }
 
-// One attempt against the state file, under flock. Nothing in here raises.
-Outcome attempt_file(const StateKey& k, const SnowflakeLayout& l, std::uint32_t node,
-                     std::int64_t& id_or_wait, Error& err, const char*& detail) noexcept {
-    bool cached = false;
-    const int fd = state_fd(k, cached);
-    if (fd < 0) {
-        err = Error::kStateIoError;
-        detail = describe_errno("open a state", errno);
-        return Outcome::kError;
-    }
-    while (::flock(fd, LOCK_EX) != 0) {
-        if (errno != EINTR) {
-            err = Error::kStateIoError;
-            detail = describe_errno("lock a state", errno);
-            if (!cached) ::close(fd);
-            return Outcome::kError;
-        }
-    }
-    Outcome out = Outcome::kError;
-    Record r;
-    if (!read_record(fd, r)) {
-        err = Error::kStateIoError;
-        detail = describe_errno("read a state", errno);
+// One attempt against the state file, under its lock: takes a lease of up to `want` IDs. Raises
+// only while waiting for the lock.
+Outcome attempt_file(const StateKey& k, const SnowflakeLayout& l, std::uint32_t node, std::uint32_t want,
+                     Step& result, StateError& err) {
+    LockedState f;
+    if (!state_open_locked(k, clock_ms(), horizon_ms(l), f, err)) return Outcome::kError;
+    // Locked from here: nothing raises.
+    StateRecord r = f.rec;
+    SnowflakeState st{};
+    if (r.boot == static_cast<std::int64_t>(PgStartTime) && r.epoch_ms == k.epoch_ms && r.sysid == current_sysid() &&
+        r.timeline == current_timeline()) {
+        st.last_time = r.last_time;
+        st.last_seq = r.last_seq;
+        st.high_clock = r.high_clock;
     } else {
-        SnowflakeState st{};
-        if (r.boot == static_cast<std::int64_t>(PgStartTime) && r.epoch_ms == k.epoch_ms) {
-            st.last_time = r.last_time;
-            st.last_seq = r.last_seq;
-            st.high_clock = r.high_clock;
+        // Written by an earlier server run, another server, or for another epoch: only the mark
+        // counts (see effective_mark). The first ID is above it, so a new mark is fsync'd first.
+        snowflake_state_restore(st, l, effective_mark(r, k, l, clock_ms()));
+        r.reserved_ms = snowflake_mark_for_epoch(r.reserved_ms, r.epoch_ms, k.epoch_ms);
+        r.epoch_ms = k.epoch_ms;
+        r.boot = 0;
+    }
+    Outcome out = Outcome::kNone;
+    // Bounded: each reserve that the clock overtakes during its fsync grows the next one from the
+    // measured fsync time (reserve_ahead_ms), so a few rounds settle it.
+    for (int round = 0; round < 6 && out == Outcome::kNone; ++round) {
+        auto step = snowflake_step(st, l, node, clock_ms(), g_max_run_ahead_ms, r.reserved_ms, want);
+        if (!step) {
+            err.code = step.error();
+            out = Outcome::kError;
+        } else if (step->kind == StepKind::kWait) {
+            result = *step;
+            out = Outcome::kWait;
+        } else if (step->kind == StepKind::kReserve) {
+            // Under the lock, r is what is on disk: the mark only moves forward.
+            r.reserved_ms = snowflake_mark_to_persist(r.reserved_ms, step->ms + reserve_ahead_ms());
+            r.boot = 0;  // the live state below is not written yet
+            if (!state_write(f, r, true, err)) out = Outcome::kError;
         } else {
-            // Written by an earlier server run (or for another epoch): only the mark counts,
-            // restated for this epoch so the time field stays above every ID issued under the
-            // record's (see snowflake_mark_for_epoch). From here on the record is in this epoch.
-            r.reserved_ms = snowflake_mark_for_epoch(r.reserved_ms, r.epoch_ms, k.epoch_ms);
-            r.epoch_ms = k.epoch_ms;
-            snowflake_state_restore(st, l, r.reserved_ms);
-        }
-        for (int round = 0; round < 2; ++round) {
-            auto step = snowflake_step(st, l, node, clock_ms(), g_max_run_ahead_ms, r.reserved_ms);
-            if (!step) {
-                err = step.error();
-                break;
-            }
-            if (step->kind == StepKind::kWait) {
-                id_or_wait = step->ms;
-                out = Outcome::kWait;
-                break;
-            }
-            if (step->kind == StepKind::kReserve) {
-                // Under flock, r is what is on disk: the mark only moves forward.
-                r.reserved_ms = snowflake_mark_to_persist(r.reserved_ms, step->ms + kReserveAheadMs);
-                r.boot = 0;  // the live state below is not written yet
-                if (!write_record(fd, r, true)) {
-                    err = Error::kStateIoError;
-                    detail = describe_errno("write a state", errno);
-                    break;
-                }
-                continue;
-            }
             r.boot = static_cast<std::int64_t>(PgStartTime);
             r.epoch_ms = k.epoch_ms;
             r.last_time = st.last_time;
             r.last_seq = st.last_seq;
             r.high_clock = st.high_clock;
-            if (!write_record(fd, r, false)) {
-                err = Error::kStateIoError;
-                detail = describe_errno("write a state", errno);
-                break;
+            if (!state_write(f, r, false, err)) {
+                out = Outcome::kError;
+            } else {
+                result = *step;
+                out = Outcome::kIssued;
             }
-            id_or_wait = step->id;
-            out = Outcome::kIssued;
-            break;
         }
     }
-    ::flock(fd, LOCK_UN);
-    if (!cached) ::close(fd);
+    if (out == Outcome::kNone) {
+        err.code = Error::kStateIoError;
+        snprintf(t_detail, sizeof t_detail,
+                 "the clock keeps passing the reserved mark while it is fsync'd (last fsync of \"%s\" took %lld ms)",
+                 f.path, static_cast<long long>(state_last_fsync_ms()));
+        err.detail = t_detail;
+        out = Outcome::kError;
+    }
+    // What was done under the lock only counts if the file is still the one its path names (it may
+    // have been deleted or replaced meanwhile): otherwise drop the lease and redo it on the new file,
+    // which starts above this one's mark.
+    const bool current = state_still_current(f);
+    state_unlock(f);
+    if (!current) {
+        state_forget(k);
+        if (out == Outcome::kIssued || out == Outcome::kWait) out = Outcome::kRetry;
+    }
     return out;
+}
+
+// Per-backend leases (without preloading): a block of one time unit's sequence numbers taken from
+// the shared state under the file lock, then issued here without touching the file. The size
+// doubles while leases are used up within their unit, and halves when one goes stale unused, up
+// to an eighth of the unit's capacity (so 8 busy backends share a unit without running ahead).
+struct BackendLease {
+    StateKey key;
+    SnowflakeLease lease;
+    std::uint32_t want;
+};
+constexpr int kMaxLeases = 16;
+BackendLease g_leases[kMaxLeases];
+int g_lease_count = 0;
+int g_lease_pid = -1;
+
+BackendLease& lease_for(const StateKey& k) noexcept {
+    if (g_lease_pid != MyProcPid) {
+        g_lease_count = 0;
+        g_lease_pid = MyProcPid;
+    }
+    for (int i = 0; i < g_lease_count; ++i)
+        if (same_key(g_leases[i].key, k)) return g_leases[i];
+    if (g_lease_count == kMaxLeases) g_lease_count = 0;  // forget all: unused leases are only skipped IDs
+    g_leases[g_lease_count] = BackendLease{k, SnowflakeLease{}, 1};
+    return g_leases[g_lease_count++];
+}
+
+std::uint32_t lease_cap(const SnowflakeLayout& l) noexcept {
+    const std::uint32_t c = (l.seq_max() + 1) / 8;
+    return c < 1 ? 1 : c;
 }
 
 shmem_request_hook_type prev_shmem_request_hook = nullptr;
@@ -483,40 +415,77 @@ void require_writable(const char* what) {
 Result<std::int64_t> snowflake_issue(const StateKey& key, const SnowflakeLayout& layout, std::uint32_t node,
                                      const char*& detail) {
     detail = "";
-    for (;;) {
-        std::int64_t id_or_wait = 0;
-        Error err = Error::kOk;
-        Outcome out;
+    BackendLease* bl = g_shared == nullptr ? &lease_for(key) : nullptr;
+    for (int spins = 0;; ++spins) {
+        Step step{};
+        StateError err;
+        Outcome out = Outcome::kNone;
+        std::int64_t id = 0;
         if (g_shared != nullptr) {
             const std::int64_t now_ms = clock_ms();
             std::int64_t reserve_ms = 0;
-            out = Outcome::kError;
             SpinLockAcquire(&g_shared->mutex);
-            const Fast f = attempt_shared_fast(key, layout, node, now_ms, out, id_or_wait, reserve_ms, err, detail);
+            const Fast f = attempt_shared_fast(key, layout, node, now_ms, out, step, reserve_ms, err);
             SpinLockRelease(&g_shared->mutex);
             if (f != Fast::kDone) {
                 LWLockAcquire(g_shared->lock, LW_EXCLUSIVE);
-                const bool ok = shared_io(key, layout, f, reserve_ms, err, detail);
+                const bool ok = shared_io(key, layout, f, reserve_ms, err);
                 LWLockRelease(g_shared->lock);
-                if (!ok) return err;
-                continue;  // retry the fast path
+                if (!ok) out = Outcome::kError;
+                else out = Outcome::kRetry;  // retry the fast path
             }
+            if (out == Outcome::kIssued) id = step.id;
         } else {
-            out = attempt_file(key, layout, node, id_or_wait, err, detail);
+            const std::uint32_t had = bl->lease.left;
+            id = snowflake_lease_next(bl->lease, layout, clock_ms());
+            if (id == 0) {
+                // Used up within its unit: ask for more next time; gone stale unused: ask for less.
+                if (had == 0 && bl->lease.size == bl->want && bl->want < lease_cap(layout)) bl->want *= 2;
+                else if (had > 0 && bl->want > 1) bl->want /= 2;
+                out = attempt_file(key, layout, node, bl->want, step, err);
+                if (out == Outcome::kIssued) {
+                    snowflake_lease_start(bl->lease, layout, step);
+                    id = snowflake_lease_next(bl->lease, layout, step.ms);
+                }
+            } else {
+                out = Outcome::kIssued;
+            }
         }
-        if (out == Outcome::kIssued) return id_or_wait;
-        if (out == Outcome::kError) return err;
-        // The sequence is used up to the run-ahead limit: wait for the clock, a bounded time.
-        const std::int64_t wait_ms = id_or_wait - clock_ms();
-        if (wait_ms > kMaxWaitMs) {
+        switch (out) {
+            case Outcome::kIssued:
+                // The boundary's invariant: an ID is >= 1 (0 is never an ID, whatever went wrong).
+                if (id >= 1) return id;
+                detail = "a generator step issued no ID";
+                return Error::kNoOutcome;
+            case Outcome::kError:
+                detail = err.detail;
+                return err.code;
+            case Outcome::kNone:
+                detail = "a generator attempt ended without an outcome";
+                return Error::kNoOutcome;
+            case Outcome::kRetry:
+                if (spins > 1000) {
+                    detail = "the generator state kept changing under this backend";
+                    return Error::kNoOutcome;
+                }
+                CHECK_FOR_INTERRUPTS();
+                continue;
+            case Outcome::kWait:
+                break;
+        }
+        // The sequence is used up to the run-ahead limit: wait for the clock, a bounded time. A
+        // state that started at the horizon (a new state file, a promoted standby) is up to the
+        // horizon ahead of the clock by design: waiting that out is normal, not a clock problem.
+        const std::int64_t wait_ms = step.ms - clock_ms();
+        if (wait_ms > kMaxWaitMs + horizon_ms(layout)) {
             snprintf(t_detail, sizeof t_detail,
-                          "IDs up to %lld ms ahead of the clock are used up (id_gen.max_run_ahead = %d ms, and "
-                          "the clock is behind the IDs already issued)",
-                          static_cast<long long>(wait_ms), g_max_run_ahead_ms);
+                     "IDs up to %lld ms ahead of the clock are used up (id_gen.max_run_ahead = %d ms, and "
+                     "the clock is behind the IDs already issued)",
+                     static_cast<long long>(wait_ms), g_max_run_ahead_ms);
             detail = t_detail;
             return Error::kCapacityExceeded;
         }
-        if (wait_ms > 0) pg_usleep(static_cast<long>(wait_ms < 1 ? 1 : wait_ms) * 1000L);
+        if (wait_ms > 0) pg_usleep(static_cast<long>(wait_ms) * 1000L);
         else pg_usleep(100L);
         CHECK_FOR_INTERRUPTS();
     }

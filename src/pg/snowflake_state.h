@@ -6,36 +6,46 @@
 //
 //  * Preloaded (shared_preload_libraries = 'id_gen'): the state is a slot in PostgreSQL shared
 //    memory, guarded by one LWLock.
-//  * Not preloaded: the state is a 56-byte record in a file under $PGDATA/pg_idgen/, read and
-//    written under flock(2) by every backend. Same guarantees, a few system calls slower.
+//  * Not preloaded: the state is a record in a file under $PGDATA/pg_idgen/v2/ (state_file.h),
+//    read and written under flock(2) by every backend. To keep the lock off the per-ID path, a
+//    backend leases a block of one time unit's sequence numbers under the lock and issues them
+//    itself while the clock is still in that unit.
 //
 // In both modes a high-water mark (Unix ms) is written to that file and fsync'd before any ID
-// later than it is issued, 100 ms ahead of use; after a restart a generator starts after it, so no
-// ID is reissued even if the clock went back.
+// later than it is issued, 100 ms ahead of use (more when fsync is slow); after a restart a
+// generator starts after it, so no ID is reissued even if the clock went back.
 //
 // Why no ID repeats (the argument the tests check):
 //  1. Every read-modify-write of a key's state happens under one mutual exclusion for the whole
-//     server: the LWLock (preloaded: one shared segment, every backend attached), or flock(2) on
-//     the key's file (not preloaded: one file per key in $PGDATA, every backend opens the same
-//     inode; flock excludes across processes). Within a run, the state is therefore a single
-//     sequence of snowflake_step() calls, whatever the number of backends or databases.
-//  2. snowflake_step() only issues a (time, sequence) pair lexicographically greater than the
-//     state's last pair, and stores it before the lock is released (shared memory, or pwrite into
-//     the page cache, which every process sees). So within a run, pairs strictly increase; an ID
-//     is a function of (time, node, sequence) with disjoint bit fields, so distinct pairs give
-//     distinct IDs for any node value (a reloaded node_id cannot collide either).
+//     server: the spinlock on the slot (preloaded: one shared segment, every backend attached), or
+//     flock(2) on the key's file (not preloaded: one file per key in $PGDATA; flock excludes across
+//     processes). A descriptor is trusted only while its inode is the one the path names, checked
+//     after taking the lock and again before releasing it; a deleted or replaced file is reopened
+//     and its mark carried into the new one. Within a run, the state is therefore a single sequence
+//     of snowflake_step() calls, whatever the number of backends or databases.
+//  2. snowflake_step() only issues (time, sequence) pairs lexicographically greater than the
+//     state's last pair, and stores the last one before the lock is released. A lease is a run of
+//     such pairs handed to one backend, so leases are disjoint; a backend issues its lease's pairs
+//     in order, and only while the clock has not passed the lease's time unit. An ID is a function
+//     of (time, node, sequence) with disjoint bit fields, so distinct pairs give distinct IDs.
 //  3. Across runs: no pair is issued with a time later than the persisted mark, which is written
-//     and fsync'd first; a new run (new shared memory, or a file record with another boot stamp)
-//     starts from the mark with the sequence marked full, so its first pair is after every pair of
-//     every earlier run. This needs the mark on disk to be the largest ever granted: a writer
-//     re-reads the slot's mark under the LWLock (or the record under flock) and never writes a
-//     smaller one (snowflake_mark_to_persist), and a new file or pg_idgen/ directory is fsync'd
-//     with its directory entry before use, so an OS crash cannot lose it.
+//     and fsync'd first (a failed fsync flags the record, and the next locker rewrites and fsyncs
+//     it before anything is issued); a new run starts from the mark with its unit marked full, so
+//     its first pair needs a new mark (synced in this run) and is after every pair of every earlier
+//     run. The mark on disk is the largest ever granted: writers never write a smaller one
+//     (snowflake_mark_to_persist). A file created afresh (first use, deleted, replaced) and a
+//     record written by another server or timeline (a promoted standby) start at the clock plus the
+//     horizon: the run-ahead allowance plus the largest reserve, the furthest any backend can have
+//     issued ahead of its clock.
 //  4. Across epochs (a shard re-created with another epoch): a mark written under epoch E1 is
 //     restated for epoch E2 keeping its time field (snowflake_mark_for_epoch), so every ID after
 //     the change is above every ID before it, whichever epoch is later.
-// Not covered: two servers with the same node number (a promoted standby, a copied data
-// directory), which is a configuration error the server cannot see.
+//  5. Across an upgrade from 0.1.0 (its records live in $PGDATA/pg_idgen/): the first v2 record of
+//     a key takes over the 0.1.0 record's mark, under 0.1.0's own lock, and replaces it with a
+//     record that leaves 0.1.0 code nothing to issue (legacy_poison), so a backend still running
+//     the old library refuses instead of repeating IDs.
+// Not covered: two servers with the same node number (a copied data directory that keeps its
+// system identifier and timeline), which is a configuration error the server cannot see.
 #pragma once
 
 #include <cstdint>
@@ -63,8 +73,8 @@ void snowflake_request_shmem();  // from shmem_request_hook
 void snowflake_attach_shmem();   // from shmem_startup_hook
 bool snowflake_shmem_ready() noexcept;
 
-inline constexpr std::int64_t kReserveAheadMs = 100;  // how far the persisted mark leads use
-inline constexpr std::int64_t kMaxWaitMs = 1000;      // longest a call waits for the clock
+inline constexpr std::int64_t kReserveAheadMs = 100;  // how far the persisted mark leads use (at least)
+inline constexpr std::int64_t kMaxWaitMs = 1000;      // longest a call waits for the clock, beyond the horizon
 
 // Issues one ID. Raises 25006 in a read-only transaction or during recovery. Core failures come
 // back as an Error with a description in `detail` (a static or thread-local buffer).

@@ -373,3 +373,110 @@ TEST(SnowflakeGenerator, SonyflakeUnits) {
         EXPECT_EQ(idgen::snowflake_unpack(l, id).time, 12345678 + i / 256);
     }
 }
+
+// Leases: a step with want > 1 hands out consecutive sequence numbers of one unit, never more than
+// the unit has left, records them as issued, and the lease serves them in order.
+TEST(SnowflakeLease, ConsecutiveWithinOneUnit) {
+    const auto l = named("twitter");
+    SnowflakeState st;
+    const std::int64_t now = idgen::kTwitterEpochMs + 5000;
+    auto s = idgen::snowflake_step(st, l, 3, now, 1000, INT64_MAX, 100);
+    ASSERT_TRUE(s.ok());
+    ASSERT_EQ(s->kind, StepKind::kIssued);
+    EXPECT_EQ(s->count, 100u);
+    EXPECT_EQ(st.last_seq, 99);
+    idgen::SnowflakeLease lease;
+    idgen::snowflake_lease_start(lease, l, *s);
+    std::int64_t prev = 0;
+    for (std::uint32_t i = 0; i < 100; ++i) {
+        const std::int64_t id = idgen::snowflake_lease_next(lease, l, now);
+        ASSERT_GT(id, prev);
+        const auto p = idgen::snowflake_unpack(l, id);
+        EXPECT_EQ(p.seq, i);
+        EXPECT_EQ(p.node, 3u);
+        EXPECT_EQ(p.time, 5000);
+        prev = id;
+    }
+    EXPECT_EQ(idgen::snowflake_lease_next(lease, l, now), 0);  // used up
+    // The next step continues after the lease; a lease never crosses into the next unit.
+    auto s2 = idgen::snowflake_step(st, l, 3, now, 1000, INT64_MAX, 5000);
+    ASSERT_EQ(s2->kind, StepKind::kIssued);
+    EXPECT_EQ(idgen::snowflake_unpack(l, s2->id).seq, 100u);
+    EXPECT_EQ(s2->count, 4096u - 100u);
+    EXPECT_GT(s2->id, prev);
+}
+
+// A lease goes stale once the clock passes its unit (its IDs would be dated before the clock's
+// unit); a clock standing still or going back keeps it.
+TEST(SnowflakeLease, StaleOncePastItsUnit) {
+    const auto l = named("sonyflake");  // 10 ms units, sequence above the node
+    SnowflakeState st;
+    const std::int64_t now = idgen::kSonyflakeEpochMs + 12345;  // unit 1234
+    auto s = idgen::snowflake_step(st, l, 9, now, 1000, INT64_MAX, 32);
+    ASSERT_EQ(s->kind, StepKind::kIssued);
+    idgen::SnowflakeLease lease;
+    idgen::snowflake_lease_start(lease, l, *s);
+    const std::int64_t a = idgen::snowflake_lease_next(lease, l, now - 5000);  // clock went back
+    const std::int64_t b = idgen::snowflake_lease_next(lease, l, now + 4);     // same 10 ms unit
+    EXPECT_GT(a, 0);
+    EXPECT_GT(b, a);
+    EXPECT_EQ(idgen::snowflake_unpack(l, b).seq, idgen::snowflake_unpack(l, a).seq + 1);
+    EXPECT_EQ(idgen::snowflake_unpack(l, b).node, 9u);
+    EXPECT_EQ(idgen::snowflake_lease_next(lease, l, now + 10), 0);  // next unit: stale
+    EXPECT_EQ(lease.left, 0u);
+    EXPECT_EQ(idgen::snowflake_lease_next(lease, l, now), 0);  // and stays dropped
+}
+
+// Many backends taking leases of mixed sizes from one state, interleaved, while the clock moves
+// and steps back: every ID is unique, >= 1, and each backend's IDs increase.
+TEST(SnowflakeLease, InterleavedLeasesNeverRepeat) {
+    const auto l = named("javascript");  // 256 per ms: leases and run-ahead meet often
+    SnowflakeState st;
+    constexpr int kBackends = 5;
+    idgen::SnowflakeLease leases[kBackends];
+    std::int64_t last[kBackends] = {};
+    std::set<std::int64_t> seen;
+    std::int64_t clock = idgen::kJavascriptEpochMs;  // time 0, node 0: the ID 0 must be skipped
+    std::uint32_t x = 12345;
+    for (int i = 0; i < 200000; ++i) {
+        x = x * 1103515245u + 12345u;
+        const int b = static_cast<int>((x >> 16) % kBackends);
+        if ((x >> 8) % 97 == 0) clock += 1;
+        if ((x >> 8) % 1009 == 0) clock -= 3;  // a step back
+        std::int64_t id = idgen::snowflake_lease_next(leases[b], l, clock);
+        if (id == 0) {
+            auto s = idgen::snowflake_step(st, l, 0, clock, 50, INT64_MAX, 1 + (x >> 20) % 40);
+            ASSERT_TRUE(s.ok());
+            if (s->kind == StepKind::kWait) {
+                clock = s->ms;
+                continue;
+            }
+            ASSERT_EQ(s->kind, StepKind::kIssued);
+            idgen::snowflake_lease_start(leases[b], l, *s);
+            id = idgen::snowflake_lease_next(leases[b], l, s->ms);
+        }
+        ASSERT_GE(id, 1);
+        ASSERT_GT(id, last[b]);
+        last[b] = id;
+        ASSERT_TRUE(seen.insert(id).second) << "repeated " << id;
+    }
+    EXPECT_GT(seen.size(), 100000u);
+}
+
+// snowflake_upper of a layout with no node or sequence bits has no ID in unit 0 (it would be 0).
+TEST(SnowflakeLayouts, UpperNeverZero) {
+    auto l = idgen::snowflake_custom_layout(1000, 8, 0, 0);
+    ASSERT_TRUE(l.ok());
+    EXPECT_EQ(idgen::snowflake_upper(*l, 1000).error(), Error::kTimeOutOfRange);
+    EXPECT_EQ(*idgen::snowflake_upper(*l, 1001), 1);
+    EXPECT_EQ(*idgen::snowflake_lower(*l, 1001), 1);
+}
+
+// Error::kOk is not an outcome: a Result built from it is an error, never the value 0.
+TEST(ResultType, OkErrorIsNoOutcome) {
+    idgen::Result<std::int64_t> r(Error::kOk);
+    EXPECT_FALSE(r.ok());
+    EXPECT_EQ(r.error(), Error::kNoOutcome);
+    idgen::Result<std::int64_t> v(std::int64_t{0});
+    EXPECT_TRUE(v.ok());
+}

@@ -1,0 +1,363 @@
+// id_gen: generator state files under $PGDATA/pg_idgen/v2/. See state_file.h.
+#include "state_file.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+extern "C" {
+#include "postgres.h"
+#include "access/xlog.h"
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "utils/timestamp.h"
+#include "utils/wait_event.h"
+}
+
+namespace idgen::pg {
+namespace {
+
+constexpr const char* kLegacyDir = "pg_idgen";
+constexpr const char* kDir = "pg_idgen/v2";
+constexpr int kDefaultLockWaitMs = 10000;
+
+char t_detail[320];
+
+const char* say(const char* fmt, const char* path, const char* what) noexcept {
+    snprintf(t_detail, sizeof t_detail, fmt, path, what);
+    return t_detail;
+}
+
+bool fail_errno(StateError& err, const char* verb, const char* path) noexcept {
+    err.code = Error::kStateIoError;
+    snprintf(t_detail, sizeof t_detail, "could not %s id_gen state file \"%s\": %s", verb, path, strerror(errno));
+    err.detail = t_detail;
+    return false;
+}
+
+void key_name(const StateKey& k, const char* dir, char* out, std::size_t cap) noexcept {
+    if (k.db == 0)
+        snprintf(out, cap, "%s/node_%u", dir, static_cast<unsigned>(k.kind));
+    else
+        snprintf(out, cap, "%s/shard_%u_%d", dir, static_cast<unsigned>(k.db), static_cast<int>(k.number));
+}
+
+bool same_file_key(const StateKey& a, const StateKey& b) noexcept {
+    return a.kind == b.kind && a.db == b.db && a.number == b.number;
+}
+
+// Per-backend cache of open state files. Never shared across fork.
+struct OpenFile {
+    StateKey key;
+    int fd;
+};
+constexpr int kMaxOpen = 16;
+OpenFile g_open[kMaxOpen];
+int g_open_count = 0;
+int g_open_pid = -1;
+std::int64_t g_last_fsync_ms = 0;
+
+void reset_cache_after_fork() noexcept {
+    if (g_open_pid != MyProcPid) {
+        g_open_count = 0;
+        g_open_pid = MyProcPid;
+    }
+}
+
+int cached_fd(const StateKey& k) noexcept {
+    reset_cache_after_fork();
+    for (int i = 0; i < g_open_count; ++i)
+        if (same_file_key(g_open[i].key, k)) return g_open[i].fd;
+    return -1;
+}
+
+bool cache_fd(const StateKey& k, int fd) noexcept {
+    if (g_open_count < kMaxOpen && AcquireExternalFD()) {
+        g_open[g_open_count++] = OpenFile{k, fd};
+        return true;
+    }
+    return false;
+}
+
+// fsyncs `fd`, timing it. False with errno on failure.
+bool timed_fsync(int fd) noexcept {
+    const TimestampTz t0 = GetCurrentTimestamp();
+    if (pg_fsync(fd) != 0) return false;
+    g_last_fsync_ms = (GetCurrentTimestamp() - t0) / 1000;
+    return true;
+}
+
+// fsyncs directory `dir` (a new or removed entry is durable only then).
+bool fsync_dir(const char* dir) noexcept {
+    const int dfd = ::open(dir, O_RDONLY | O_CLOEXEC);
+    if (dfd < 0) return false;
+    const bool ok = pg_fsync(dfd) == 0;
+    const int saved = errno;
+    ::close(dfd);
+    errno = saved;
+    return ok;
+}
+
+// mkdir that is durable: the new entry is fsync'd in its parent.
+bool ensure_dir(const char* dir, const char* parent) noexcept {
+    if (::mkdir(dir, S_IRWXU) == 0) return fsync_dir(parent);
+    return errno == EEXIST;
+}
+
+// Locks `fd` exclusively: polls with LOCK_NB, then sleeps on the latch between tries, so the wait
+// can be cancelled. Nothing is held while waiting; CHECK_FOR_INTERRUPTS() may raise.
+bool lock_interruptible(int fd, const char* path, StateError& err) {
+    TimestampTz start = 0;
+    for (int tries = 0;; ++tries) {
+        if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return true;
+        if (errno == EINTR) continue;
+        if (errno != EWOULDBLOCK) return fail_errno(err, "lock", path);
+        // Lock holders keep it for microseconds (one read, one write), or one fsync: spin briefly
+        // first, then sleep in 1 ms steps.
+        if (tries < 64) {
+            sched_yield();
+            continue;
+        }
+        const TimestampTz now = GetCurrentTimestamp();
+        if (start == 0) start = now;
+        const int bound_ms = LockTimeout > 0 && LockTimeout < kDefaultLockWaitMs ? LockTimeout : kDefaultLockWaitMs;
+        if (now - start >= static_cast<TimestampTz>(bound_ms) * 1000) {
+            err.code = Error::kStateLockTimeout;
+            snprintf(t_detail, sizeof t_detail,
+                     "could not lock id_gen state file \"%s\" within %d ms (another backend holds it; a slow "
+                     "fsync of the state file, or lock_timeout)",
+                     path, bound_ms);
+            err.detail = t_detail;
+            return false;
+        }
+        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 1, PG_WAIT_EXTENSION);
+        ResetLatch(MyLatch);
+        CHECK_FOR_INTERRUPTS();
+    }
+}
+
+bool read_all(int fd, std::uint8_t* buf, std::size_t cap, std::size_t& len) noexcept {
+    const ssize_t n = ::pread(fd, buf, cap, 0);
+    if (n < 0) return false;
+    len = static_cast<std::size_t>(n);
+    return true;
+}
+
+bool write_record_fd(int fd, const StateRecord& r) noexcept {
+    std::uint8_t buf[kStateRecordSize];
+    state_record_encode(r, buf);
+    const ssize_t n = ::pwrite(fd, buf, sizeof buf, 0);
+    if (n == static_cast<ssize_t>(sizeof buf)) return true;
+    if (n >= 0) errno = ENOSPC;
+    return false;
+}
+
+// 0.1.0's record of the same key: the mark it holds (and its live state, if written in this server
+// run), then replaced by the poison record so 0.1.0 code refuses from now on. Called while holding
+// 0.1.0's file lock. `mark` is raised to cover what 0.1.0 may have issued.
+bool retire_legacy(int lfd, const char* lpath, const StateKey& k, std::int64_t& mark, StateError& err) noexcept {
+    LegacyRecord old{};
+    const ssize_t n = ::pread(lfd, &old, sizeof old, 0);
+    if (n < 0) return fail_errno(err, "read", lpath);
+    if (n == static_cast<ssize_t>(sizeof old) && old.magic == kLegacyMagic && !legacy_is_poison(old)) {
+        // Everything 0.1.0 issued is at or below its mark (restated for this epoch).
+        const std::int64_t m = snowflake_mark_for_epoch(old.reserved_ms, old.epoch_ms, k.epoch_ms);
+        if (m > mark) mark = m;
+    }
+    const LegacyRecord poison = legacy_poison(static_cast<std::int64_t>(PgStartTime), k.epoch_ms);
+    if (::pwrite(lfd, &poison, sizeof poison, 0) != static_cast<ssize_t>(sizeof poison)) {
+        if (errno == 0) errno = ENOSPC;
+        return fail_errno(err, "write", lpath);
+    }
+    if (pg_fsync(lfd) != 0) return fail_errno(err, "fsync", lpath);
+    return true;
+}
+
+// Creates the v2 file of `k` when it does not exist: under 0.1.0's file lock (which also
+// serializes creators), retire 0.1.0's record, then write the new record to a temporary file,
+// fsync it, link it into place (never over an existing file) and fsync the directory.
+bool create_state(const StateKey& k, const char* path, std::int64_t start_mark, StateError& err) {
+    if (!ensure_dir(kLegacyDir, ".")) return fail_errno(err, "create directory for", kLegacyDir);
+    if (!ensure_dir(kDir, kLegacyDir)) return fail_errno(err, "create directory for", kDir);
+    char lpath[64];
+    key_name(k, kLegacyDir, lpath, sizeof lpath);
+    const int lfd = ::open(lpath, O_RDWR | O_CREAT | O_CLOEXEC, S_IRUSR | S_IWUSR);
+    if (lfd < 0) return fail_errno(err, "open", lpath);
+    if (!lock_interruptible(lfd, lpath, err)) {
+        ::close(lfd);
+        return false;
+    }
+    // Locked from here: nothing raises.
+    bool ok = true;
+    struct stat st {};
+    if (::stat(path, &st) != 0 && errno == ENOENT) {
+        std::int64_t mark = start_mark;
+        ok = retire_legacy(lfd, lpath, k, mark, err) && fsync_dir(kLegacyDir);
+        if (!ok && err.code == Error::kNoOutcome) fail_errno(err, "fsync directory of", lpath);
+        char tmp[80];
+        snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, static_cast<int>(MyProcPid));
+        if (ok) {
+            StateRecord r{};
+            r.epoch_ms = k.epoch_ms;
+            r.reserved_ms = mark;
+            r.sysid = current_sysid();
+            r.timeline = current_timeline();
+            const int tfd = ::open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, S_IRUSR | S_IWUSR);
+            if (tfd < 0) {
+                ok = fail_errno(err, "create", tmp);
+            } else {
+                if (!write_record_fd(tfd, r)) ok = fail_errno(err, "write", tmp);
+                else if (pg_fsync(tfd) != 0) ok = fail_errno(err, "fsync", tmp);
+                ::close(tfd);
+                if (ok && ::link(tmp, path) != 0 && errno != EEXIST) ok = fail_errno(err, "create", path);
+                ::unlink(tmp);
+                if (ok && !fsync_dir(kDir)) ok = fail_errno(err, "fsync directory of", path);
+            }
+        }
+    }
+    ::flock(lfd, LOCK_UN);
+    ::close(lfd);
+    return ok;
+}
+
+}  // namespace
+
+std::uint64_t current_sysid() noexcept { return GetSystemIdentifier(); }
+
+std::uint32_t current_timeline() noexcept {
+    return RecoveryInProgress() ? 0 : static_cast<std::uint32_t>(GetWALInsertionTimeLine());
+}
+
+std::int64_t state_last_fsync_ms() noexcept { return g_last_fsync_ms; }
+
+bool state_still_current(const LockedState& s) noexcept {
+    struct stat st {};
+    if (::stat(s.path, &st) != 0) return false;
+    return static_cast<std::uint64_t>(st.st_ino) == s.ino && static_cast<std::uint64_t>(st.st_dev) == s.dev;
+}
+
+void state_unlock(LockedState& s) noexcept {
+    if (s.fd < 0) return;
+    ::flock(s.fd, LOCK_UN);
+    if (!s.cached) ::close(s.fd);
+    s.fd = -1;
+}
+
+void state_forget(const StateKey& key) noexcept {
+    reset_cache_after_fork();
+    for (int i = 0; i < g_open_count; ++i) {
+        if (same_file_key(g_open[i].key, key)) {
+            ::close(g_open[i].fd);
+            ReleaseExternalFD();
+            g_open[i] = g_open[--g_open_count];
+            return;
+        }
+    }
+}
+
+bool state_write(LockedState& s, const StateRecord& r, bool durable, StateError& err) noexcept {
+    StateRecord w = r;
+    w.flags &= ~kStateNeedsSync;
+    w.sysid = current_sysid();
+    w.timeline = current_timeline();
+    if (!write_record_fd(s.fd, w)) return fail_errno(err, "write", s.path);
+    if (durable && !timed_fsync(s.fd)) {
+        const int saved = errno;
+        // The page may now be clean with the data lost (Linux), so the mark just written must not
+        // be trusted: flag the record; whoever locks it next rewrites and fsyncs it before issuing.
+        // (If even this write fails, the error below still stops this call from issuing.)
+        w.flags |= kStateNeedsSync;
+        (void)write_record_fd(s.fd, w);
+        errno = saved;
+        return fail_errno(err, "fsync", s.path);
+    }
+    s.rec = w;
+    return true;
+}
+
+bool state_open_locked(const StateKey& k, std::int64_t now_ms, std::int64_t horizon_ms, LockedState& out,
+                       StateError& err) {
+    key_name(k, kDir, out.path, sizeof out.path);
+    std::int64_t carried = INT64_MIN;  // the mark of a replaced file, carried into its successor
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        int fd = cached_fd(k);
+        bool cached = fd >= 0;
+        if (fd < 0) {
+            fd = ::open(out.path, O_RDWR | O_CLOEXEC);
+            if (fd < 0 && errno == ENOENT) {
+                std::int64_t start = INT64_MIN;
+                if (!__builtin_add_overflow(now_ms, horizon_ms, &start) && carried > start) start = carried;
+                if (!create_state(k, out.path, start, err)) return false;
+                fd = ::open(out.path, O_RDWR | O_CLOEXEC);
+            }
+            if (fd < 0) return fail_errno(err, "open", out.path);
+            cached = cache_fd(k, fd);
+        }
+        if (!lock_interruptible(fd, out.path, err)) {
+            if (!cached) ::close(fd);
+            return false;
+        }
+        // Locked from here until state_unlock: nothing raises.
+        out.fd = fd;
+        out.cached = cached;
+        struct stat fst {};
+        if (::fstat(fd, &fst) != 0) {
+            fail_errno(err, "stat", out.path);
+            state_unlock(out);
+            return false;
+        }
+        out.ino = static_cast<std::uint64_t>(fst.st_ino);
+        out.dev = static_cast<std::uint64_t>(fst.st_dev);
+        std::uint8_t buf[kStateRecordSize + 1];
+        std::size_t len = 0;
+        if (!read_all(fd, buf, sizeof buf, len)) {
+            fail_errno(err, "read", out.path);
+            state_unlock(out);
+            return false;
+        }
+        const DecodedRecord d = state_record_decode(buf, len);
+        if (!state_still_current(out)) {
+            // Deleted or replaced while this backend held it open: carry its mark into the file the
+            // path names now (whoever creates it starts at least there), and retry with that file.
+            if (d.damage == RecordDamage::kNone && d.record.reserved_ms > carried) carried = d.record.reserved_ms;
+            state_unlock(out);
+            state_forget(k);
+            continue;
+        }
+        if (d.damage != RecordDamage::kNone) {
+            err.code = Error::kStateDamaged;
+            err.detail = say("id_gen state file \"%s\" is damaged: %s", out.path, record_damage_text(d.damage));
+            state_unlock(out);
+            return false;
+        }
+        out.rec = d.record;
+        // A mark carried from a replaced file, or a record whose last fsync failed: rewrite and
+        // fsync before anything is issued from it. A carried mark above this file's restarts the
+        // live state from the mark (boot = 0), since IDs up to it may have been issued.
+        StateRecord want = out.rec;
+        bool rewrite = (out.rec.flags & kStateNeedsSync) != 0;
+        if (carried > want.reserved_ms) {
+            want.reserved_ms = carried;
+            want.boot = 0;
+            rewrite = true;
+        }
+        if (rewrite && !state_write(out, want, true, err)) {
+            state_unlock(out);
+            return false;
+        }
+        return true;
+    }
+    err.code = Error::kStateIoError;
+    err.detail = say("id_gen state file \"%s\" keeps being replaced while it is opened%s", out.path, "");
+    return false;
+}
+
+}  // namespace idgen::pg

@@ -1,0 +1,70 @@
+// id_gen: the persisted state of a snowflake generator, one file per key under
+// $PGDATA/pg_idgen/v2/ (format: src/core/state_record.h).
+//
+// Every function here is noexcept and raises nothing while a file lock is held. The one exception
+// to "raises nothing" is the wait for a lock: it polls (flock LOCK_NB) and sleeps on the latch with
+// CHECK_FOR_INTERRUPTS(), so pg_cancel_backend(), statement_timeout and lock_timeout end it; that
+// happens with no lock held and no live C++ object. The wait is bounded (lock_timeout when set,
+// otherwise 10 s): then kStateLockTimeout.
+//
+// A file is trusted only while it is the file its path names: after taking the lock, and again
+// before releasing it, the open descriptor's inode is compared with the path's. A file deleted or
+// replaced under running backends is noticed and its state carried into the new one
+// (state_open_locked); a file created afresh starts its mark at the clock plus `horizon_ms`, the
+// furthest any backend may still be issuing from (run-ahead plus the reserve).
+#pragma once
+
+#include <cstdint>
+
+#include "core/result.h"
+#include "core/state_record.h"
+#include "snowflake_state.h"
+
+namespace idgen::pg {
+
+struct LockedState {
+    int fd = -1;
+    bool cached = false;  // fd stays open in the per-backend cache
+    StateRecord rec;      // as read under the lock
+    char path[64];        // relative to $PGDATA
+    std::uint64_t ino = 0, dev = 0;
+};
+
+// Context for errors: what went wrong, in words (a static per-backend buffer).
+struct StateError {
+    Error code = Error::kNoOutcome;
+    const char* detail = "";
+};
+
+// Opens, locks and reads the state of `key`: creates it when missing (importing and retiring
+// 0.1.0's record of the same key), follows a replaced or deleted file (carrying the larger mark
+// over), refuses a damaged one (kStateDamaged naming the file). `now_ms` and `horizon_ms` give the
+// starting mark of a new file. On false, nothing is locked. May raise only while waiting for a lock.
+[[nodiscard]] bool state_open_locked(const StateKey& key, std::int64_t now_ms, std::int64_t horizon_ms,
+                                     LockedState& out, StateError& err);
+
+// Writes `r` (as the record of the locked file). With `durable`, fsyncs it; a failed fsync leaves
+// the record flagged kStateNeedsSync (best effort), so no backend trusts its mark until it has been
+// rewritten and synced (state_open_locked does that first). Never raises.
+[[nodiscard]] bool state_write(LockedState& s, const StateRecord& r, bool durable, StateError& err) noexcept;
+
+// True when the locked descriptor is still the file at its path (checked before trusting what was
+// done under the lock). Never raises.
+[[nodiscard]] bool state_still_current(const LockedState& s) noexcept;
+
+// Releases the lock (and closes an uncached descriptor). Never raises.
+void state_unlock(LockedState& s) noexcept;
+
+// Forgets a cached descriptor whose file was replaced (closes it). Never raises.
+void state_forget(const StateKey& key) noexcept;
+
+// How long the last successful fsync of a state file took, in ms (for sizing the reserve).
+[[nodiscard]] std::int64_t state_last_fsync_ms() noexcept;
+
+// The server's identity and timeline, stamped into every record: a record written under another
+// system identifier or timeline (a promoted standby, a copied data directory) only counts as a mark
+// after the horizon is added. Call outside any lock (they read shared state).
+std::uint64_t current_sysid() noexcept;
+std::uint32_t current_timeline() noexcept;
+
+}  // namespace idgen::pg
