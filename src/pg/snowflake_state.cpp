@@ -26,6 +26,12 @@ extern "C" {
 #include "storage/spin.h"
 #include "utils/guc.h"
 #include "utils/timestamp.h"
+#if PG_VERSION_NUM >= 170000
+#include "storage/dsm_registry.h"
+#define IDGEN_HAVE_DSM_REGISTRY 1
+#else
+#define IDGEN_HAVE_DSM_REGISTRY 0
+#endif
 }
 
 namespace idgen::pg {
@@ -60,7 +66,8 @@ bool same_key(const StateKey& a, const StateKey& b) noexcept {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Shared memory (preloaded only).
+// Shared memory: the main segment when preloaded; on PostgreSQL 17 and later, without preloading,
+// a segment of the dynamic shared memory registry (created by the first backend that needs it).
 constexpr int kSlots = 4096;  // node layouts + (database, shard) pairs in use since startup
 
 struct Slot {
@@ -75,10 +82,12 @@ struct Slot {
 // persisting a new mark. Nothing that can raise, and no system call, runs under the spinlock.
 struct Shared {
     slock_t mutex;
-    LWLock* lock;
+    int tranche;      // the LWLock tranche of `own_lock` (DSM registry segments)
+    LWLock own_lock;  // used in a DSM segment, which each backend may map at another address
     Slot slots[kSlots];
 };
 Shared* g_shared = nullptr;
+LWLock* g_lock = nullptr;  // this backend's pointer to the segment's LWLock
 
 std::uint32_t key_hash(const StateKey& k) noexcept {
     std::uint64_t h = 1469598103934665603ULL;
@@ -392,10 +401,35 @@ void snowflake_attach_shmem() {
     if (!found) {
         std::memset(static_cast<void*>(sh), 0, sizeof(Shared));
         SpinLockInit(&sh->mutex);
-        sh->lock = &(GetNamedLWLockTranche("id_gen"))->lock;
     }
     LWLockRelease(AddinShmemInitLock);
+    g_lock = &(GetNamedLWLockTranche("id_gen"))->lock;
     g_shared = sh;
+}
+
+#if IDGEN_HAVE_DSM_REGISTRY
+namespace {
+void init_dsm_state(void* ptr) {
+    auto* sh = static_cast<Shared*>(ptr);
+    std::memset(ptr, 0, sizeof(Shared));
+    SpinLockInit(&sh->mutex);
+    sh->tranche = LWLockNewTrancheId();
+    LWLockInitialize(&sh->own_lock, sh->tranche);
+}
+}  // namespace
+#endif
+
+// Without preloading, on 17+: attach the DSM registry segment (created on first use). May raise
+// (out of memory): called before any lock is taken.
+static void attach_dsm_if_available() {
+#if IDGEN_HAVE_DSM_REGISTRY
+    if (g_shared != nullptr) return;
+    bool found = false;
+    auto* sh = static_cast<Shared*>(GetNamedDSMSegment("id_gen snowflake state", sizeof(Shared), init_dsm_state, &found));
+    LWLockRegisterTranche(sh->tranche, "id_gen");
+    g_lock = &sh->own_lock;
+    g_shared = sh;
+#endif
 }
 
 bool snowflake_shmem_ready() noexcept { return g_shared != nullptr; }
@@ -415,6 +449,7 @@ void require_writable(const char* what) {
 Result<std::int64_t> snowflake_issue(const StateKey& key, const SnowflakeLayout& layout, std::uint32_t node,
                                      const char*& detail) {
     detail = "";
+    attach_dsm_if_available();
     BackendLease* bl = g_shared == nullptr ? &lease_for(key) : nullptr;
     for (int spins = 0;; ++spins) {
         Step step{};
@@ -428,9 +463,9 @@ Result<std::int64_t> snowflake_issue(const StateKey& key, const SnowflakeLayout&
             const Fast f = attempt_shared_fast(key, layout, node, now_ms, out, step, reserve_ms, err);
             SpinLockRelease(&g_shared->mutex);
             if (f != Fast::kDone) {
-                LWLockAcquire(g_shared->lock, LW_EXCLUSIVE);
+                LWLockAcquire(g_lock, LW_EXCLUSIVE);
                 const bool ok = shared_io(key, layout, f, reserve_ms, err);
-                LWLockRelease(g_shared->lock);
+                LWLockRelease(g_lock);
                 if (!ok) out = Outcome::kError;
                 else out = Outcome::kRetry;  // retry the fast path
             }
