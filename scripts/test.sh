@@ -18,7 +18,15 @@ cmake --build "$ROOT/build-fuzz" -j"$JOBS" >/dev/null || { cmake --build "$ROOT/
 WORK=$(mktemp -d /tmp/id_gen_test.XXXXXX)
 chmod 755 "$WORK"
 PORT=${IDGEN_TEST_PORT:-54329}
-cleanup() { stop_cluster "$WORK/pg"; stop_cluster "$WORK/pg2"; [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"; }
+cleanup() {
+  stop_cluster "$WORK/pg"
+  stop_cluster "$WORK/pg2"
+  # Clusters of the fault layer, should its run have been cut short.
+  for d in "$WORK"/fault/*/*/data; do
+    [ -f "$d/postmaster.pid" ] && as_pg "$PG_BINDIR/pg_ctl" -D "$d" -m immediate -w stop >/dev/null 2>&1
+  done
+  [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
+}
 trap cleanup EXIT
 
 # The main cluster preloads the library (shared-memory generator state) and is node 1; a second
@@ -75,6 +83,13 @@ tally sql "$p" "$f"
 
 echo "== integration (libpqxx)"
 run_gtest integration "$ROOT/build/integration_tests"
+
+echo "== fault (fault injection: slow and failing fsync/write, damaged state files, crashes, failover)"
+# Its own throwaway clusters (copies of one template, under $WORK/fault), with test/fault's shim
+# preloaded into each postmaster. Bounded: the whole layer has 6 minutes.
+mkdir -p "$WORK/fault"
+IDGEN_FAULT_WORK="$WORK/fault" IDGEN_FAULT_PORT="$((PORT + 2))" IDGEN_FAULT_KEEP="${KEEP_WORK:-}" PG_CONFIG="$PG_CONFIG" \
+  run_gtest fault "$ROOT/build/fault_tests" 360
 
 echo "== fuzz (libFuzzer, ${FUZZ_SECONDS}s per target)"
 fp=0

@@ -1,0 +1,276 @@
+// The server under the generator changes: a standby is promoted after its primary ran ahead of the
+// clock, and the library is replaced (0.1.0 -> this build) while backends run the old one.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "harness.h"
+
+namespace idgen::fault {
+namespace {
+
+std::string tag(Mode m) { return m == Mode::kPreload ? "pre" : "nopre"; }
+
+class Failover : public testing::TestWithParam<Mode> {};
+
+// Scenario 9. Primary P (node 1, id_gen.max_run_ahead = 5s) and a streaming standby S made with
+// pg_basebackup -R. P issues sonyflake IDs (256 per 10 ms) in a burst large enough to run about 3 s
+// ahead of the clock, is stopped with -m immediate, and S is promoted: every ID S issues is above
+// every ID P issued.
+//
+// The failover rule that makes this safe: a promoted server starts issuing after its clock plus the
+// run-ahead horizon (id_gen.max_run_ahead), since its primary may have issued IDs up to that far
+// ahead of the clock and the standby's copy of the state file is older than those IDs. This holds
+// only if the old primary is stopped before the promotion (it must not issue again) and the two
+// servers' clocks are in sync.
+TEST_P(Failover, PromotedStandbyIssuesAboveThePrimary) {
+    const Mode mode = GetParam();
+    const std::string sony = "gen_snowflake('sonyflake')::bigint";
+    Cluster p("s9-p-" + tag(mode), mode, {"id_gen.max_run_ahead = '5s'"});
+    p.start();
+    IdBook book;
+    auto pc = connect_retrying(p.dsn());
+    const int pid = book.new_conn();
+    for (int k = 0; k < 100; ++k) {
+        Call r = call_id(*pc, "SELECT " + sony);
+        ASSERT_TRUE(r.ok) << r.error;
+        book.add(pid, r);
+    }
+
+    Cluster s(Cluster::Empty{}, "s9-s-" + tag(mode), mode, 1);
+    ASSERT_EQ(run_as_pg(shell_quote(settings().bindir + "/pg_basebackup") + " -h " + shell_quote(p.dir()) + " -p " +
+                        std::to_string(p.port()) + " -U postgres -D " + shell_quote(s.pgdata()) +
+                        " -R -X stream -c fast --no-sync >" + shell_quote(s.dir() + "/basebackup.log") + " 2>&1"),
+              0)
+        << "pg_basebackup failed: see " << s.dir() << "/basebackup.log";
+    s.append_conf({"port = " + std::to_string(s.port()), "unix_socket_directories = '" + s.dir() + "'"});
+    s.start();
+    EXPECT_EQ(s.query_value("SELECT pg_is_in_recovery()::text"), "true");
+
+    // The burst: 80,000 IDs at 25,600 per second of ID time run ~3 s ahead of the clock.
+    const TimePoint b0 = Clock::now();
+    const auto burst = query_ids(*pc, "SELECT " + sony +
+                                          " FROM generate_series(1, 80000) WITH ORDINALITY AS g(v, n) ORDER BY n");
+    const TimePoint b1 = Clock::now();
+    book.add_many(pid, burst, b0, b1);
+    ASSERT_EQ(burst.size(), 80000u);
+    {
+        pqxx::nontransaction tx(*pc);
+        const double ahead_ms = tx.exec("SELECT extract(epoch FROM snowflake_time(" + std::to_string(burst.back()) +
+                                        "::snowflake, 'sonyflake') - clock_timestamp()) * 1000")[0][0]
+                                    .as<double>();
+        std::cout << "scenario 9 (" << mode_name(mode) << "): the burst took "
+                  << static_cast<long>(ms_between(b0, b1)) << " ms; P's last ID is " << static_cast<long>(ahead_ms)
+                  << " ms ahead of the clock" << std::endl;
+        EXPECT_GE(ahead_ms, 1000.0) << "the burst did not run ahead of the clock: the scenario tests nothing";
+    }
+    pc.reset();
+    p.stop("immediate");
+    book.fault_at(Clock::now());
+    ASSERT_EQ(s.pg_ctl("promote -w -t 60"), 0) << "pg_ctl promote failed:\n" << s.log_tail();
+
+    auto sc = connect_retrying(s.dsn());
+    EXPECT_EQ(s.query_value("SELECT pg_is_in_recovery()::text"), "false");
+    const int sid = book.new_conn();
+    for (int k = 0; k < 100; ++k) {
+        Call r = call_id(*sc, "SELECT " + sony);
+        EXPECT_TRUE(r.ok) << "promoted standby: " << r.error;
+        book.add(sid, r);
+    }
+    const TimePoint s0 = Clock::now();
+    const auto more = query_ids(*sc, "SELECT " + sony + " FROM generate_series(1, 10000) WITH ORDINALITY AS g(v, n) ORDER BY n");
+    book.add_many(sid, more, s0, Clock::now());
+    book.check("9 failover (" + std::string(mode_name(mode)) + ")");
+}
+
+INSTANTIATE_TEST_SUITE_P(Fault, Failover, testing::Values(Mode::kNoPreload, Mode::kPreload), mode_tag);
+
+// ---------------------------------------------------------------------------------------------
+// Scenario 10: 0.1.0 and this build side by side.
+
+constexpr const char* kOldCommit = "fca7b70";  // 0.1.0
+
+std::string read_file(const std::string& path) {
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+bool is_ancestor(int pid) {
+    int cur = getppid();
+    for (int depth = 0; cur > 1 && depth < 64; ++depth) {
+        if (cur == pid) return true;
+        const std::string st = read_file("/proc/" + std::to_string(cur) + "/stat");
+        const auto close = st.rfind(')');
+        if (close == std::string::npos) return false;
+        std::istringstream in(st.substr(close + 1));
+        std::string state;
+        int ppid = 0;
+        in >> state >> ppid;
+        cur = ppid;
+    }
+    return false;
+}
+
+// The lock every installation of the extension on this machine is made under (IDGEN_INSTALL_LOCK):
+// taken here, unless a process this test runs under already holds it (scripts run under it).
+class InstallLock {
+public:
+    explicit InstallLock(const std::string& path) {
+        if (path.empty()) return;
+        fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        if (fd_ < 0) {
+            error_ = "cannot open " + path;
+            return;
+        }
+        struct stat st {};
+        ::fstat(fd_, &st);
+        const TimePoint until = Clock::now() + std::chrono::minutes(5);
+        while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+            if (held_by_ancestor(st.st_ino)) {
+                ::close(fd_);
+                fd_ = -1;
+                return;
+            }
+            if (Clock::now() > until) {
+                error_ = "timed out waiting for " + path;
+                return;
+            }
+            sleep_ms(200);
+        }
+    }
+    ~InstallLock() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    [[nodiscard]] const std::string& error() const { return error_; }
+
+private:
+    static bool held_by_ancestor(ino_t ino) {
+        std::istringstream locks(read_file("/proc/locks"));
+        std::string line;
+        const std::string suffix = ":" + std::to_string(static_cast<unsigned long>(ino));
+        while (std::getline(locks, line)) {
+            if (line.find("->") != std::string::npos || line.find("FLOCK") == std::string::npos) continue;
+            std::istringstream in(line);
+            std::string num, kind, adv, mode, dev_ino;
+            int pid = 0;
+            in >> num >> kind >> adv >> mode >> pid >> dev_ino;
+            if (dev_ino.size() > suffix.size() && dev_ino.compare(dev_ino.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+                is_ancestor(pid))
+                return true;
+        }
+        return false;
+    }
+    int fd_ = -1;
+    std::string error_;
+};
+
+int make_install(const std::string& dir, const std::string& log) {
+    return run("make -C " + shell_quote(dir) + " -s install PG_CONFIG=" + shell_quote(settings().pg_config) + " >>" +
+               shell_quote(log) + " 2>&1");
+}
+
+// Scenario 10 (no preload). A backend O loads the 0.1.0 library; this build is then installed and
+// a new backend N loads it. O and N generate at the same time: every ID either returns is unique (O
+// may refuse with an error instead). After a restart, every new ID is above every ID before.
+TEST(UpgradeWindow, OldAndNewLibrarySideBySide) {
+    const Settings& st = settings();
+    const std::string old_dir = st.work + "/old-0.1.0";  // this run's cache of the 0.1.0 build
+    const std::string log = st.work + "/old-0.1.0.log";
+    if (run("git -C " + shell_quote(st.source_dir) + " rev-parse -q --verify " + std::string(kOldCommit) +
+            "^{commit} >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "0.1.0 (commit " << kOldCommit << ") is not in a git repository at " << st.source_dir
+                     << ": cannot build the old library";
+    if (!file_exists(old_dir + "/id_gen.so")) {
+        ASSERT_EQ(run("mkdir -p " + shell_quote(old_dir) + " && git -C " + shell_quote(st.source_dir) + " archive " +
+                      kOldCommit + " | tar -x -C " + shell_quote(old_dir)),
+                  0);
+        ASSERT_EQ(run("make -C " + shell_quote(old_dir) + " -s -j2 PG_CONFIG=" + shell_quote(st.pg_config) + " >" +
+                      shell_quote(log) + " 2>&1"),
+                  0)
+            << "building 0.1.0 failed: see " << log;
+    }
+
+    InstallLock lock(st.install_lock);
+    ASSERT_EQ(lock.error(), "");
+    // Whatever happens below, this build is installed again at the end.
+    struct Reinstall {
+        std::string src, log;
+        ~Reinstall() {
+            if (make_install(src, log) != 0) ADD_FAILURE() << "re-installing this build failed: see " << log;
+        }
+    } reinstall{st.source_dir, log};
+
+    ASSERT_EQ(make_install(old_dir, log), 0) << "installing 0.1.0 failed: see " << log;
+    Cluster c("s10-nopre", Mode::kNoPreload);
+    c.start();
+    c.exec("CREATE DATABASE side");
+    c.exec("CREATE EXTENSION id_gen", "side");
+    ASSERT_EQ(c.query_value("SELECT extversion FROM pg_extension WHERE extname = 'id_gen'", "side"), "0.1.0");
+
+    IdBook book;
+    auto o = connect_retrying(c.dsn("side"));
+    const int oid = book.new_conn();
+    for (int k = 0; k < 50; ++k) {
+        Call r = call_id(*o, kGen);
+        ASSERT_TRUE(r.ok) << "0.1.0: " << r.error;
+        book.add(oid, r);
+    }
+
+    ASSERT_EQ(make_install(st.source_dir, log), 0) << "installing this build failed: see " << log;
+    auto n = connect_retrying(c.dsn("side"));
+    const int nid = book.new_conn();
+    std::size_t o_errors = 0;
+    std::string o_error;
+    std::vector<std::string> n_error(1);
+    std::atomic<bool> stop{false};
+    Deadline d(c, 30, "scenario 10");
+    std::thread tn([&] {
+        while (!stop && !d.expired()) {
+            Call r = call_id(*n, kGen);
+            if (!r.ok) {
+                n_error[0] = r.sqlstate + ": " + r.error;
+                return;
+            }
+            book.add(nid, r);
+        }
+    });
+    const TimePoint t0 = Clock::now();
+    while (ms_between(t0, Clock::now()) < 1500 && !d.expired()) {
+        Call r = call_id(*o, kGen);
+        if (r.ok) {
+            book.add(oid, r);
+        } else {
+            if (o_errors++ == 0) o_error = r.sqlstate + ": " + r.error;
+        }
+    }
+    stop = true;
+    tn.join();
+    d.finish();
+    EXPECT_EQ(n_error[0], "") << "the new library failed";
+    std::cout << "scenario 10: side by side, the 0.1.0 backend had " << o_errors << " calls refused"
+              << (o_errors ? " (first: " + o_error + ")" : std::string()) << std::endl;
+
+    o.reset();
+    n.reset();
+    book.fault_at(Clock::now());
+    c.restart();
+    auto after = connect_retrying(c.dsn("side"));
+    const int aid = book.new_conn();
+    for (int k = 0; k < 300; ++k) {
+        Call r = call_id(*after, kGen);
+        EXPECT_TRUE(r.ok) << "after the restart: " << r.error;
+        book.add(aid, r);
+    }
+    book.check("10 0.1.0 and the new library side by side (no preload)");
+}
+
+}  // namespace
+}  // namespace idgen::fault
