@@ -174,6 +174,13 @@ void snowflake_state_restore(SnowflakeState& st, const SnowflakeLayout& l, std::
     if (st.high_clock < t) st.high_clock = t;
 }
 
+void snowflake_state_restore_at_horizon(SnowflakeState& st, const SnowflakeLayout& l, std::int64_t reserved_ms,
+                                        std::int64_t now_ms) noexcept {
+    snowflake_state_restore(st, l, reserved_ms);
+    const std::int64_t now = now_ms >= l.epoch_ms ? floor_div(now_ms - l.epoch_ms, l.unit_ms) : -1;
+    if (st.high_clock > now) st.high_clock = now;
+}
+
 std::int64_t snowflake_mark_to_persist(std::int64_t persisted_ms, std::int64_t wanted_ms) noexcept {
     return wanted_ms > persisted_ms ? wanted_ms : persisted_ms;
 }
@@ -240,17 +247,20 @@ Result<Step> snowflake_step(SnowflakeState& st, const SnowflakeLayout& l, std::u
                 static_cast<std::uint32_t>(count)};
 }
 
-void snowflake_lease_start(SnowflakeLease& lease, const SnowflakeLayout& l, const Step& step) noexcept {
+void snowflake_lease_start(SnowflakeLease& lease, const SnowflakeLayout& l, const Step& step,
+                           std::int64_t now_ms) noexcept {
     lease.next_id = step.id;
     lease.left = step.count;
     lease.unit = snowflake_unpack(l, step.id).time;
+    lease.clock_unit = now_ms >= l.epoch_ms ? floor_div(now_ms - l.epoch_ms, l.unit_ms) : -1;
     lease.size = step.count;
 }
 
 std::int64_t snowflake_lease_next(SnowflakeLease& lease, const SnowflakeLayout& l, std::int64_t now_ms) noexcept {
     if (lease.left == 0 || lease.next_id < 1) return 0;
-    // Stale once the clock is past the lease's unit (a clock behind it, or run-ahead, keeps it).
-    if (now_ms >= l.epoch_ms && floor_div(now_ms - l.epoch_ms, l.unit_ms) > lease.unit) {
+    // Stale once the clock has left the unit it read when the lease was taken (a clock that went
+    // back keeps it; the lease's own unit is at or after that one).
+    if (now_ms >= l.epoch_ms && floor_div(now_ms - l.epoch_ms, l.unit_ms) > lease.clock_unit) {
         lease.left = 0;
         return 0;
     }

@@ -93,6 +93,14 @@ struct SnowflakeState {
 // starts in a later time unit whatever the clock says.
 void snowflake_state_restore(SnowflakeState& st, const SnowflakeLayout& l, std::int64_t reserved_ms) noexcept;
 
+// A start at a horizon (a new state file, or state written by another server): everything up to
+// `reserved_ms` may have been issued, *and* the clock is taken as it reads now (`now_ms`), not as
+// the mark, so the run-ahead allowance is measured from the real clock: the first ID waits until
+// it is within the allowance. That keeps every ID within max_run_ahead of the clock, so a server
+// that starts at another's horizon can rely on that bound in turn.
+void snowflake_state_restore_at_horizon(SnowflakeState& st, const SnowflakeLayout& l, std::int64_t reserved_ms,
+                                        std::int64_t now_ms) noexcept;
+
 // The persisted high-water mark only ever moves forward. `persisted_ms` is the mark last written
 // for this generator (same epoch), `wanted_ms` the one a step asked for. Returns the mark to
 // write, never below `persisted_ms`; when it equals `persisted_ms` nothing needs writing. (Two
@@ -140,14 +148,18 @@ struct SnowflakeLease {
     std::int64_t next_id = 0;   // the next ID to hand out; 0 = no lease
     std::uint32_t left = 0;     // IDs left in the lease
     std::int64_t unit = -1;     // the lease's time unit (layout units since the epoch)
+    std::int64_t clock_unit = -1;  // the clock's unit when the lease was taken
     std::uint32_t size = 0;     // how many IDs the lease had
 };
 
-// Starts a lease from a kIssued step.
-void snowflake_lease_start(SnowflakeLease& lease, const SnowflakeLayout& l, const Step& step) noexcept;
-// The next ID of the lease, or 0 when the lease is used up or stale: a lease only serves while the
-// clock has not passed its time unit (so an ID's time is never earlier than the clock's unit when
-// it was handed out, exactly as without leases). A returned ID is always >= 1.
+// Starts a lease from a kIssued step taken when the clock read `now_ms`.
+void snowflake_lease_start(SnowflakeLease& lease, const SnowflakeLayout& l, const Step& step,
+                           std::int64_t now_ms) noexcept;
+// The next ID of the lease, or 0 when the lease is used up or stale. A lease only serves while the
+// clock is still in the unit it was taken in (or behind it): so an ID's time is never earlier than
+// the clock's unit when it was handed out, as without leases, and IDs handed out one clock unit or
+// more apart are ordered across backends even while the generator runs ahead of the clock. (Within
+// one clock unit, backends' leases interleave.) A returned ID is always >= 1.
 [[nodiscard]] std::int64_t snowflake_lease_next(SnowflakeLease& lease, const SnowflakeLayout& l,
                                                 std::int64_t now_ms) noexcept;
 

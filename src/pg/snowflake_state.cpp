@@ -44,9 +44,9 @@ bool g_enable_test_clock = false;
 namespace {
 
 // How far ahead of use a new mark is persisted: 100 ms, more when fsync is slow (twice the last
-// fsync's duration on top), at most kReserveAheadMaxMs. A mark that the clock overtakes while it is
-// being fsync'd would otherwise be re-reserved forever.
-constexpr std::int64_t kReserveAheadMaxMs = 1000;
+// fsync's duration on top), at most kReserveAheadMaxMs: fewer fsyncs on a slow disk. (Correctness
+// does not depend on it: the step retried after a reserve uses the clock read before it.)
+constexpr std::int64_t kReserveAheadMaxMs = 250;
 std::int64_t reserve_ahead_ms() noexcept {
     const std::int64_t v = kReserveAheadMs + 2 * state_last_fsync_ms();
     return v > kReserveAheadMaxMs ? kReserveAheadMaxMs : v;
@@ -127,17 +127,25 @@ enum class Outcome { kNone, kIssued, kWait, kRetry, kError };
 
 enum class Fast { kDone, kNeedLoad, kNeedReserve };
 
-// The mark a record stands for in this server run: restated for the key's epoch, and moved to the
-// horizon when the record was written by another server or timeline (a promoted standby or a copy
-// of the data directory: the server that wrote it may have issued up to the horizon since).
-std::int64_t effective_mark(const StateRecord& r, const StateKey& k, const SnowflakeLayout& l,
-                            std::int64_t now_ms) noexcept {
-    std::int64_t mark = snowflake_mark_for_epoch(r.reserved_ms, r.epoch_ms, k.epoch_ms);
-    if (r.sysid != current_sysid() || r.timeline != current_timeline()) {
-        std::int64_t h = 0;
-        if (!__builtin_add_overflow(now_ms, horizon_ms(l), &h) && h > mark) mark = h;
-    }
-    return mark;
+// The state a record stands for in this server run when its live state is not this run's. The mark
+// is restated for the key's epoch; a record written by another server or timeline (a promoted
+// standby, a copy of the data directory: its writer may have issued up to the horizon since) counts
+// as at least the clock plus the horizon. Generation starts after the mark. While the mark is
+// within the horizon of the clock (a new file, a restart, a failover) the clock is read as it is,
+// so IDs stay within max_run_ahead of the clock (the first call may wait up to the reserve for
+// that): the bound a server starting at another's horizon relies on. A mark beyond the horizon
+// means the clock stepped back: then the generator behaves as a clock standing still at the mark.
+// `mark` returns the mark it started from (at least the record's, restated).
+SnowflakeState restored_state(const StateRecord& r, const StateKey& k, const SnowflakeLayout& l,
+                              std::int64_t now_ms, std::int64_t& mark) noexcept {
+    mark = snowflake_mark_for_epoch(r.reserved_ms, r.epoch_ms, k.epoch_ms);
+    std::int64_t h = INT64_MAX;
+    (void)__builtin_add_overflow(now_ms, horizon_ms(l), &h);
+    if ((r.sysid != current_sysid() || r.timeline != current_timeline()) && h > mark) mark = h;
+    SnowflakeState st{};
+    if (mark <= h) snowflake_state_restore_at_horizon(st, l, mark, now_ms);
+    else snowflake_state_restore(st, l, mark);
+    return st;
 }
 
 // The fast path, under the spinlock: pure computation on the slot. kNeedLoad / kNeedReserve ask
@@ -193,9 +201,8 @@ bool shared_io(const StateKey& k, const SnowflakeLayout& l, Fast need, std::int6
             // the persisted high-water mark. The first ID is above it, so it needs a new mark, which
             // is written and fsync'd before it is issued: nothing is issued on a mark this run has
             // not seen synced.
-            const std::int64_t mark = effective_mark(f.rec, k, l, now_ms);
-            SnowflakeState st{};
-            snowflake_state_restore(st, l, mark);
+            std::int64_t mark = 0;
+            const SnowflakeState st = restored_state(f.rec, k, l, now_ms, mark);
             SpinLockAcquire(&g_shared->mutex);
             s->key = k;
             s->st = st;
@@ -240,9 +247,9 @@ bool shared_io(const StateKey& k, const SnowflakeLayout& l, Fast need, std::int6
 // One attempt against the state file, under its lock: takes a lease of up to `want` IDs. Raises
 // only while waiting for the lock.
 Outcome attempt_file(const StateKey& k, const SnowflakeLayout& l, std::uint32_t node, std::uint32_t want,
-                     Step& result, StateError& err) {
+                     std::int64_t now_ms, Step& result, StateError& err) {
     LockedState f;
-    if (!state_open_locked(k, clock_ms(), horizon_ms(l), f, err)) return Outcome::kError;
+    if (!state_open_locked(k, now_ms, horizon_ms(l), f, err)) return Outcome::kError;
     // Locked from here: nothing raises.
     StateRecord r = f.rec;
     SnowflakeState st{};
@@ -253,17 +260,27 @@ Outcome attempt_file(const StateKey& k, const SnowflakeLayout& l, std::uint32_t 
         st.high_clock = r.high_clock;
     } else {
         // Written by an earlier server run, another server, or for another epoch: only the mark
-        // counts (see effective_mark). The first ID is above it, so a new mark is fsync'd first.
-        snowflake_state_restore(st, l, effective_mark(r, k, l, clock_ms()));
-        r.reserved_ms = snowflake_mark_for_epoch(r.reserved_ms, r.epoch_ms, k.epoch_ms);
+        // counts (see restored_state). The first ID is above it, so a new mark is fsync'd first.
+        std::int64_t mark = 0;
+        st = restored_state(r, k, l, now_ms, mark);
+        const bool moved = mark != r.reserved_ms || r.epoch_ms != k.epoch_ms;
+        r.reserved_ms = mark;
         r.epoch_ms = k.epoch_ms;
         r.boot = 0;
+        // A horizon (another server's record) is fixed now, in this server's name: otherwise every
+        // attempt until the first ID would compute it again from a later clock, and never reach it.
+        if (moved && !state_write(f, r, true, err)) {
+            state_unlock(f);
+            return Outcome::kError;
+        }
     }
     Outcome out = Outcome::kNone;
-    // Bounded: each reserve that the clock overtakes during its fsync grows the next one from the
-    // measured fsync time (reserve_ahead_ms), so a few rounds settle it.
-    for (int round = 0; round < 6 && out == Outcome::kNone; ++round) {
-        auto step = snowflake_step(st, l, node, clock_ms(), g_max_run_ahead_ms, r.reserved_ms, want);
+    // Every round uses the clock as read before the first: after a reserve (write and fsync, however
+    // slow) the retried step asks for the same time unit, which the new mark covers, so the second
+    // round issues or waits. (0.1.0 read the clock again; a slow fsync let it pass the new mark, and
+    // the loop ended with no outcome, which became the ID 0.) The bound is a safeguard.
+    for (int round = 0; round < 4 && out == Outcome::kNone; ++round) {
+        auto step = snowflake_step(st, l, node, now_ms, g_max_run_ahead_ms, r.reserved_ms, want);
         if (!step) {
             err.code = step.error();
             out = Outcome::kError;
@@ -292,7 +309,7 @@ Outcome attempt_file(const StateKey& k, const SnowflakeLayout& l, std::uint32_t 
     if (out == Outcome::kNone) {
         err.code = Error::kStateIoError;
         snprintf(t_detail, sizeof t_detail,
-                 "the clock keeps passing the reserved mark while it is fsync'd (last fsync of \"%s\" took %lld ms)",
+                 "no ID after reserving ahead of the clock (last fsync of \"%s\" took %lld ms)",
                  f.path, static_cast<long long>(state_last_fsync_ms()));
         err.detail = t_detail;
         out = Outcome::kError;
@@ -451,13 +468,15 @@ Result<std::int64_t> snowflake_issue(const StateKey& key, const SnowflakeLayout&
     detail = "";
     attach_dsm_if_available();
     BackendLease* bl = g_shared == nullptr ? &lease_for(key) : nullptr;
+    // One clock reading until the call has to wait for the clock: a step retried after a reserve
+    // (however slow its fsync) then asks for the unit the new mark covers.
+    std::int64_t now_ms = clock_ms();
     for (int spins = 0;; ++spins) {
         Step step{};
         StateError err;
         Outcome out = Outcome::kNone;
         std::int64_t id = 0;
         if (g_shared != nullptr) {
-            const std::int64_t now_ms = clock_ms();
             std::int64_t reserve_ms = 0;
             SpinLockAcquire(&g_shared->mutex);
             const Fast f = attempt_shared_fast(key, layout, node, now_ms, out, step, reserve_ms, err);
@@ -472,15 +491,15 @@ Result<std::int64_t> snowflake_issue(const StateKey& key, const SnowflakeLayout&
             if (out == Outcome::kIssued) id = step.id;
         } else {
             const std::uint32_t had = bl->lease.left;
-            id = snowflake_lease_next(bl->lease, layout, clock_ms());
+            id = snowflake_lease_next(bl->lease, layout, now_ms);
             if (id == 0) {
                 // Used up within its unit: ask for more next time; gone stale unused: ask for less.
                 if (had == 0 && bl->lease.size == bl->want && bl->want < lease_cap(layout)) bl->want *= 2;
                 else if (had > 0 && bl->want > 1) bl->want /= 2;
-                out = attempt_file(key, layout, node, bl->want, step, err);
+                out = attempt_file(key, layout, node, bl->want, now_ms, step, err);
                 if (out == Outcome::kIssued) {
-                    snowflake_lease_start(bl->lease, layout, step);
-                    id = snowflake_lease_next(bl->lease, layout, step.ms);
+                    snowflake_lease_start(bl->lease, layout, step, now_ms);
+                    id = snowflake_lease_next(bl->lease, layout, now_ms);
                 }
             } else {
                 out = Outcome::kIssued;
@@ -523,6 +542,7 @@ Result<std::int64_t> snowflake_issue(const StateKey& key, const SnowflakeLayout&
         if (wait_ms > 0) pg_usleep(static_cast<long>(wait_ms) * 1000L);
         else pg_usleep(100L);
         CHECK_FOR_INTERRUPTS();
+        now_ms = clock_ms();
     }
 }
 

@@ -149,8 +149,13 @@ void failing_io(Mode mode, bool fsync_fault) {
     ASSERT_TRUE(first.ok) << "no call succeeded within 5 s of clearing the fault; last: " << last_error;
     const std::size_t syncs_after = c.ok_syncs("pg_idgen/v2/");
     book.add(cid, first);
-    EXPECT_GT(syncs_after, syncs_before)
-        << "no successful fsync of a state file under pg_idgen/v2/ between clearing the fault and the first ID after it";
+    // After a failed fsync the record's page may be clean with the data lost: the state must be
+    // rewritten and synced before anything is issued. (A failed write changed nothing on disk: the
+    // mark synced before it still stands, so no fsync is owed.)
+    if (fsync_fault) {
+        EXPECT_GT(syncs_after, syncs_before)
+            << "no successful fsync of a state file under pg_idgen/v2/ between clearing the fault and the first ID after it";
+    }
     book.fault_window(fault_on, cleared);
     for (int k = 0; k < 200; ++k) {
         Call r = call_id(*conn, kGen);

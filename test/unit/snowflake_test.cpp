@@ -386,7 +386,7 @@ TEST(SnowflakeLease, ConsecutiveWithinOneUnit) {
     EXPECT_EQ(s->count, 100u);
     EXPECT_EQ(st.last_seq, 99);
     idgen::SnowflakeLease lease;
-    idgen::snowflake_lease_start(lease, l, *s);
+    idgen::snowflake_lease_start(lease, l, *s, now);
     std::int64_t prev = 0;
     for (std::uint32_t i = 0; i < 100; ++i) {
         const std::int64_t id = idgen::snowflake_lease_next(lease, l, now);
@@ -415,7 +415,7 @@ TEST(SnowflakeLease, StaleOncePastItsUnit) {
     auto s = idgen::snowflake_step(st, l, 9, now, 1000, INT64_MAX, 32);
     ASSERT_EQ(s->kind, StepKind::kIssued);
     idgen::SnowflakeLease lease;
-    idgen::snowflake_lease_start(lease, l, *s);
+    idgen::snowflake_lease_start(lease, l, *s, now);
     const std::int64_t a = idgen::snowflake_lease_next(lease, l, now - 5000);  // clock went back
     const std::int64_t b = idgen::snowflake_lease_next(lease, l, now + 4);     // same 10 ms unit
     EXPECT_GT(a, 0);
@@ -425,6 +425,27 @@ TEST(SnowflakeLease, StaleOncePastItsUnit) {
     EXPECT_EQ(idgen::snowflake_lease_next(lease, l, now + 10), 0);  // next unit: stale
     EXPECT_EQ(lease.left, 0u);
     EXPECT_EQ(idgen::snowflake_lease_next(lease, l, now), 0);  // and stays dropped
+}
+
+// A lease taken while the generator runs ahead of the clock (a new state starts at the horizon)
+// still goes stale when the clock moves one unit: so IDs handed out a unit or more apart are ordered
+// across backends, however far ahead the IDs are dated.
+TEST(SnowflakeLease, RunAheadLeaseLivesOneClockUnit) {
+    const auto l = named("twitter");
+    SnowflakeState st;
+    const std::int64_t now = idgen::kTwitterEpochMs + 100000;
+    idgen::snowflake_state_restore(st, l, now + 2000);  // restarted 2 s ahead of the clock
+    auto s = idgen::snowflake_step(st, l, 1, now, 1000, INT64_MAX, 64);
+    ASSERT_EQ(s->kind, StepKind::kIssued);
+    EXPECT_EQ(idgen::snowflake_unpack(l, s->id).time, 102001);
+    idgen::SnowflakeLease a;
+    idgen::snowflake_lease_start(a, l, *s, now);
+    EXPECT_EQ(idgen::snowflake_lease_next(a, l, now), s->id);
+    // A clock unit later a is stale, and the next lease is above all of a's.
+    EXPECT_EQ(idgen::snowflake_lease_next(a, l, now + 1), 0);
+    auto s2 = idgen::snowflake_step(st, l, 1, now + 1, 1000, INT64_MAX, 64);
+    ASSERT_EQ(s2->kind, StepKind::kIssued);
+    EXPECT_GT(s2->id, s->id + 63);  // after the whole of a's lease (sequence is the low field)
 }
 
 // Many backends taking leases of mixed sizes from one state, interleaved, while the clock moves
@@ -452,8 +473,8 @@ TEST(SnowflakeLease, InterleavedLeasesNeverRepeat) {
                 continue;
             }
             ASSERT_EQ(s->kind, StepKind::kIssued);
-            idgen::snowflake_lease_start(leases[b], l, *s);
-            id = idgen::snowflake_lease_next(leases[b], l, s->ms);
+            idgen::snowflake_lease_start(leases[b], l, *s, clock);
+            id = idgen::snowflake_lease_next(leases[b], l, clock);
         }
         ASSERT_GE(id, 1);
         ASSERT_GT(id, last[b]);
@@ -479,4 +500,28 @@ TEST(ResultType, OkErrorIsNoOutcome) {
     EXPECT_EQ(r.error(), Error::kNoOutcome);
     idgen::Result<std::int64_t> v(std::int64_t{0});
     EXPECT_TRUE(v.ok());
+}
+
+// A start at a horizon: every ID is above the horizon mark, and none leads the real clock by more
+// than the run-ahead allowance: the first call waits until that holds (a restart from this
+// server's own mark instead behaves as a clock standing still at the mark).
+TEST(SnowflakeGenerator, HorizonStartKeepsTheRunAheadBound) {
+    const auto l = named("twitter");
+    const std::int64_t now = idgen::kTwitterEpochMs + 500000;
+    const std::int64_t horizon = now + 1000 + 250 + 1;
+    SnowflakeState st;
+    idgen::snowflake_state_restore_at_horizon(st, l, horizon, now);
+    auto w = idgen::snowflake_step(st, l, 1, now, 1000, INT64_MAX);
+    ASSERT_EQ(w->kind, StepKind::kWait);
+    EXPECT_EQ(w->ms, horizon + 1 - 1000);
+    auto s = idgen::snowflake_step(st, l, 1, w->ms, 1000, INT64_MAX);
+    ASSERT_EQ(s->kind, StepKind::kIssued);
+    EXPECT_EQ(idgen::snowflake_time_ms(l, s->id), horizon + 1);
+    EXPECT_LE(idgen::snowflake_time_ms(l, s->id) - w->ms, 1000);
+    // The plain restore lets IDs continue right after the mark (clock standing still there).
+    SnowflakeState r;
+    idgen::snowflake_state_restore(r, l, horizon);
+    auto s2 = idgen::snowflake_step(r, l, 1, now, 1000, INT64_MAX);
+    ASSERT_EQ(s2->kind, StepKind::kIssued);
+    EXPECT_EQ(idgen::snowflake_time_ms(l, s2->id), horizon + 1);
 }
