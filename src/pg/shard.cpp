@@ -132,9 +132,10 @@ CachedShard lookup_shard(Oid fn_oid) {
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("schema \"%s\" is not a registered shard", nspname),
                         errhint("next_id() works in a schema made a shard by create_shard(); see shard_registry. "
-                                "If this shard's schema was renamed with ALTER SCHEMA, register the new name with "
-                                "SELECT rename_shard(<shard>, %s); rename shard schemas with rename_shard() only.",
-                                quote_literal_cstr(nspname))));
+                                "If the extension was dropped and created again, register the shard again with "
+                                "SELECT create_shard(<shard>, %s, <its epoch>); if its schema was renamed with "
+                                "ALTER SCHEMA, register the new name with SELECT rename_shard(<shard>, %s).",
+                                quote_literal_cstr(nspname), quote_literal_cstr(nspname))));
     if (g_cache_count == kCacheSize) g_cache_count = 0;
     g_cache[g_cache_count++] = entry;
     return entry;

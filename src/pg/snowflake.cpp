@@ -169,15 +169,18 @@ IDGEN_FUNCTION(gen_snowflake) {
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                         errmsg("id_gen.node_id is not set"),
                         errhint("Give this server a node number unique among the servers issuing snowflakes "
-                                "(0 to %u for the %s layout): ALTER SYSTEM SET id_gen.node_id = <n>; "
-                                "SELECT pg_reload_conf(); or set it in postgresql.conf.",
+                                "(0 to %u for the %s layout) in postgresql.conf, or with LOAD 'id_gen'; "
+                                "ALTER SYSTEM SET id_gen.node_id = <n>; SELECT pg_reload_conf(); (without "
+                                "shared_preload_libraries, a session that has not loaded the library may not know "
+                                "the setting).",
                                 l.node_max(), lname)));
     if (static_cast<std::uint32_t>(node) > l.node_max())
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                         errmsg("id_gen.node_id = %d does not fit the %d-bit node field of the %s layout", node,
                                l.node_bits, lname),
-                        errhint("Set id_gen.node_id to a number from 0 to %u (postgresql.conf or ALTER SYSTEM, "
-                                "then a reload), or use a layout with a wider node field.",
+                        errhint("Set id_gen.node_id to a number from 0 to %u (in postgresql.conf, or with "
+                                "LOAD 'id_gen'; ALTER SYSTEM SET id_gen.node_id = <n>; then a reload), or use a "
+                                "layout with a wider node field.",
                                 l.node_max())));
     const idgen::pg::StateKey key{static_cast<std::uint8_t>(l.kind), 0, 0, l.epoch_ms};
     const char* detail = "";
