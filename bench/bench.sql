@@ -9,6 +9,9 @@
 --   bench.report      per contender and clock ('cpu' or 'wall'): median gross ns, median per-round
 --                     net ns (paired with the baseline of the same round), net ns per row, median
 --                     metric.
+--   bench.client_contender, bench.client_sample, bench.client_report   the many-clients suites:
+--                     a pgbench script per contender, run by bench_clients (bench/lib.sh) with N
+--                     clients for T seconds per round; throughput in IDs per second.
 --
 -- Two clocks are recorded for every run: wall time (clock_timestamp()) and the backend's own
 -- on-CPU time (/proc/self/schedstat, ns). On a shared machine the CPU clock leaves out the time the
@@ -223,9 +226,79 @@ RETURNS void LANGUAGE sql AS $$
     VALUES (p_target, p_measured, p_op, p_bound, p_unit, p_note);
 $$;
 CREATE VIEW bench.targets AS
-SELECT target, round(measured::numeric, 3) AS measured, op || ' ' || bound || ' ' || unit AS goal,
+SELECT target, round(measured::numeric, 3) AS measured,
+       op || ' ' || trim_scale(round(bound::numeric, 3)) || ' ' || unit AS goal,
        CASE WHEN measured IS NULL THEN 'NO DATA'
             WHEN (op = '<=' AND measured <= bound) OR (op = '>=' AND measured >= bound) THEN 'PASS'
             ELSE 'MISS' END AS result,
        note
 FROM bench.target ORDER BY ord;
+
+-------------------------------------------------------------------------------
+-- Many clients at once (bench_clients in bench/lib.sh runs pgbench; this part only stores and
+-- summarises). A contender is a pgbench script whose every transaction makes `ids` IDs; its
+-- throughput is transactions per second (pgbench's tps, without connection time) * ids.
+-------------------------------------------------------------------------------
+CREATE TABLE bench.client_contender (
+    suite    text   NOT NULL,
+    name     text   NOT NULL,
+    ord      int    NOT NULL,
+    script   text   NOT NULL,             -- a pgbench script (-f)
+    ids      bigint NOT NULL CHECK (ids > 0),  -- IDs made by one transaction of the script
+    ceiling  float8 CHECK (ceiling > 0),  -- IDs per second the generator's layout allows, or NULL
+    PRIMARY KEY (suite, name)
+);
+
+CREATE TABLE bench.client_sample (
+    suite        text   NOT NULL,
+    name         text   NOT NULL,
+    round        int    NOT NULL,
+    clients      int    NOT NULL,
+    seconds      float8 NOT NULL,
+    transactions bigint NOT NULL,
+    tps          float8 NOT NULL,
+    latency_ms   float8,
+    PRIMARY KEY (suite, name, round)
+);
+
+CREATE FUNCTION bench.client_add(p_suite text, p_name text, p_script text, p_ids bigint,
+                                 p_ceiling float8 DEFAULT NULL)
+RETURNS void LANGUAGE sql AS $$
+    INSERT INTO bench.client_contender
+    SELECT p_suite, p_name, coalesce(max(ord), 0) + 1, p_script, p_ids, p_ceiling
+    FROM bench.client_contender WHERE suite = p_suite;
+$$;
+
+-- Median IDs per second over rounds; spread_pct = (max - min) / median.
+CREATE VIEW bench.client_report AS
+SELECT c.suite, c.name, c.ord, c.ids, c.ceiling, max(s.clients) AS clients, count(*) AS rounds,
+       bench.median(array_agg(s.tps * c.ids)) AS ids_per_s,
+       max(s.tps * c.ids) AS best_ids_per_s,
+       100 * (max(s.tps) - min(s.tps)) / nullif(bench.median(array_agg(s.tps)), 0) AS spread_pct,
+       bench.median(array_agg(s.latency_ms)) AS latency_ms
+FROM bench.client_contender c JOIN bench.client_sample s USING (suite, name)
+GROUP BY c.suite, c.name, c.ord, c.ids, c.ceiling;
+
+CREATE FUNCTION bench.client_table(p_suite text, p_reference text)
+RETURNS TABLE (contender text, clients int, rounds bigint, "IDs/stmt" bigint, "median IDs/s" numeric,
+               "spread %" numeric, "ms/stmt" numeric, "ratio to ref" numeric, "ceiling IDs/s" numeric,
+               "ratio to ceiling" numeric, "best-round IDs/s" numeric)
+LANGUAGE sql AS $$
+    SELECT r.name, r.clients, r.rounds, r.ids, round(r.ids_per_s::numeric), round(r.spread_pct::numeric, 0),
+           round(r.latency_ms::numeric, 2),
+           round((r.ids_per_s / nullif(ref.ids_per_s, 0))::numeric, 3),
+           round(r.ceiling::numeric), round((r.ids_per_s / r.ceiling)::numeric, 3),
+           round(r.best_ids_per_s::numeric)
+    FROM bench.client_report r
+    LEFT JOIN bench.client_report ref ON ref.suite = r.suite AND ref.name = p_reference
+    WHERE r.suite = p_suite
+    ORDER BY r.ord;
+$$;
+
+-- Median IDs per second of one contender, and its layout's ceiling; for target checks.
+CREATE FUNCTION bench.ids_per_s(p_suite text, p_name text) RETURNS float8 LANGUAGE sql STABLE AS $$
+    SELECT ids_per_s FROM bench.client_report WHERE suite = p_suite AND name = p_name;
+$$;
+CREATE FUNCTION bench.ceiling(p_suite text, p_name text) RETURNS float8 LANGUAGE sql STABLE AS $$
+    SELECT ceiling FROM bench.client_contender WHERE suite = p_suite AND name = p_name;
+$$;
