@@ -75,22 +75,29 @@ SELECT create_shard(23);
 SELECT drop_shard(20);
 SELECT rename_shard(20, 'trust_other');
 -- That owner can rename public and put a schema of its own under its name, with a shard_registry
--- table whose trigger makes it a superuser when a superuser's create_shard() inserts the row
--- (before, it did). Now create_shard() sees its schema is no longer named public and refuses.
+-- view whose column and INSTEAD OF trigger make it a superuser when a superuser reads or writes
+-- it: before, a superuser's create_shard(), rename_shard() or shard_id_time(bigint) did. Now the
+-- superuser-only functions see their schema is no longer named public and refuse, and
+-- shard_id_time(bigint) reads the real registry (found by OID, like next_id()).
 SET ROLE shard_trust_owner;
 ALTER SCHEMA public RENAME TO trust_hidden;
 CREATE SCHEMA public;
-CREATE TABLE public.shard_registry (shard int4, schema_name name, epoch timestamptz, created_at timestamptz);
-INSERT INTO public.shard_registry VALUES (20, 'trust_evil', now(), now());
-CREATE FUNCTION public.trust_grab() RETURNS trigger LANGUAGE plpgsql
-    AS $$ BEGIN ALTER ROLE shard_trust_owner SUPERUSER; RETURN NEW; END $$;
-CREATE TRIGGER trust_grab BEFORE INSERT OR UPDATE OR DELETE ON public.shard_registry
-    FOR EACH ROW EXECUTE FUNCTION public.trust_grab();
+CREATE FUNCTION public.trust_grab() RETURNS timestamptz LANGUAGE plpgsql
+    AS $$ BEGIN ALTER ROLE shard_trust_owner SUPERUSER; RETURN now(); END $$;
+CREATE FUNCTION public.shard_id_shard(bigint) RETURNS int4 LANGUAGE sql AS 'SELECT 20';
+CREATE FUNCTION public.shard_id_time(bigint, timestamptz) RETURNS timestamptz LANGUAGE sql AS 'SELECT $2';
+CREATE VIEW public.shard_registry AS
+    SELECT 20 AS shard, 'trust_evil'::name AS schema_name, public.trust_grab() AS epoch, now() AS created_at;
+CREATE FUNCTION public.trust_grab_row() RETURNS trigger LANGUAGE plpgsql
+    AS $$ BEGIN PERFORM public.trust_grab(); RETURN NEW; END $$;
+CREATE TRIGGER trust_grab INSTEAD OF INSERT OR UPDATE OR DELETE ON public.shard_registry
+    FOR EACH ROW EXECUTE FUNCTION public.trust_grab_row();
 RESET ROLE;
 SELECT format('ALTER DATABASE %I OWNER TO CURRENT_USER', current_database()) \gexec
 SELECT trust_hidden.create_shard(23);
 SELECT trust_hidden.drop_shard(20);
 SELECT trust_hidden.rename_shard(20, 'trust_other');
+SELECT trust_hidden.shard_id_time(20 << 10) = '2024-01-01 00:00:00+00' AS reads_the_real_registry;
 SELECT rolsuper AS became_superuser FROM pg_roles WHERE rolname = 'shard_trust_owner';
 DROP SCHEMA public CASCADE;
 ALTER SCHEMA trust_hidden RENAME TO public;

@@ -24,6 +24,7 @@ extern "C" {
 #include "catalog/pg_type.h"
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
+#include "utils/relcache.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/inval.h"
@@ -72,6 +73,34 @@ Oid extension_schema() {
     return nsp;
 }
 
+// The shard registry: its table and the attribute numbers of its columns. Found from the
+// extension's schema by OID (pg_extension), never by name: SQL text would be parsed under the
+// caller's search_path (an operator planted on it could run in place of ours, the CVE-2018-1058
+// pattern), and naming the schema would follow whatever a schema owner put under that name after
+// renaming the real one. Raises when the extension or its registry is missing.
+struct Registry {
+    Oid relid;
+    AttrNumber shard, schema_name, epoch;
+};
+
+Registry find_registry() {
+    const Oid extnsp = extension_schema();
+    if (!OidIsValid(extnsp))
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("the id_gen extension is not installed in this database"),
+                        errhint("A shard's next_id() reads the shard registry of the id_gen extension.")));
+    // An extension member: its schema's owner can neither drop nor rename it.
+    const Oid relid = get_relname_relid("shard_registry", extnsp);
+    if (!OidIsValid(relid))
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("the id_gen shard registry is missing"),
+                        errhint("Reinstall the id_gen extension.")));
+    const Registry r{relid, get_attnum(relid, "shard"), get_attnum(relid, "schema_name"), get_attnum(relid, "epoch")};
+    if (r.shard == InvalidAttrNumber || r.schema_name == InvalidAttrNumber || r.epoch == InvalidAttrNumber)
+        elog(ERROR, "id_gen shard registry has an unexpected shape");
+    return r;
+}
+
 // Looks the shard of next_id() function `fn_oid` up in the registry. Raises if its schema is not
 // a registered shard.
 CachedShard lookup_shard(Oid fn_oid) {
@@ -87,25 +116,11 @@ CachedShard lookup_shard(Oid fn_oid) {
     char* nspname = get_namespace_name(nsp);
     if (nspname == nullptr) elog(ERROR, "cache lookup failed for namespace %u", nsp);
 
-    // The registry is read with a plain catalog-style scan, not SPI: SQL text would be parsed
-    // under the caller's search_path (next_id() runs as whoever inserts a row), so an operator
-    // planted in a schema on that path could run in place of ours (the CVE-2018-1058 pattern).
-    // Only trivially destructible locals live across these calls.
-    const Oid extnsp = extension_schema();
-    if (!OidIsValid(extnsp))
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("the id_gen extension is not installed in this database"),
-                        errhint("A shard's next_id() reads the shard registry of the id_gen extension.")));
-    const Oid relid = get_relname_relid("shard_registry", extnsp);
-    if (!OidIsValid(relid))
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("the id_gen shard registry is missing"),
-                        errhint("Reinstall the id_gen extension.")));
-    const AttrNumber att_shard = get_attnum(relid, "shard");
-    const AttrNumber att_schema = get_attnum(relid, "schema_name");
-    const AttrNumber att_epoch = get_attnum(relid, "epoch");
-    if (att_shard == InvalidAttrNumber || att_schema == InvalidAttrNumber || att_epoch == InvalidAttrNumber)
-        elog(ERROR, "id_gen shard registry has an unexpected shape");
+    // A plain catalog-style scan, not SPI (see find_registry()). Only trivially destructible
+    // locals live across these calls.
+    const Registry reg = find_registry();
+    const Oid relid = reg.relid;
+    const AttrNumber att_shard = reg.shard, att_schema = reg.schema_name, att_epoch = reg.epoch;
 
     CachedShard entry{fn_oid, MyDatabaseId, -1, 0};
     NameData nd;
@@ -197,6 +212,42 @@ IDGEN_FUNCTION(shard_id_time) {
     if (TIMESTAMP_NOT_FINITE(epoch))
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a shard epoch must be a finite time")));
     // 2^41 ms after a finite epoch cannot overflow int64, but can pass timestamptz's last day.
+    const std::int64_t ms = idgen::snowflake_time_ms(idgen::instagram_layout(idgen::pg::timestamptz_to_unix_ms(epoch)), id);
+    if (!idgen::pg::unix_ms_fits_timestamptz(ms))
+        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
+    PG_RETURN_TIMESTAMPTZ(idgen::pg::unix_ms_to_timestamptz(ms));
+}
+
+// shard_id_time(id bigint): the ms time with the epoch of the ID's shard from the registry, NULL
+// when that shard is not registered here. An index scan of the registry found as next_id() finds
+// it (find_registry()), so a superuser calling it never reads a table a lesser role named so.
+IDGEN_FUNCTION(shard_id_time_registered) {
+    bool bad = false;
+    const std::int64_t id = shard_arg(fcinfo, failure, bad);
+    if (bad) return 0;
+    const int32 shard = static_cast<int32>(idgen::snowflake_unpack(idgen::instagram_layout(0), id).node);
+    const Registry reg = find_registry();
+    bool found = false;
+    TimestampTz epoch = 0;
+    ScanKeyData key[1];
+    ScanKeyInit(&key[0], reg.shard, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(shard));
+    Relation rel = table_open(reg.relid, AccessShareLock);
+    SysScanDesc scan = systable_beginscan(rel, RelationGetPrimaryKeyIndex(rel), true, nullptr, 1, key);
+    HeapTuple row = systable_getnext(scan);
+    if (HeapTupleIsValid(row)) {
+        bool null_epoch = true;
+        const Datum d_epoch = heap_getattr(row, reg.epoch, RelationGetDescr(rel), &null_epoch);
+        if (!null_epoch) {
+            found = true;
+            epoch = DatumGetTimestampTz(d_epoch);
+        }
+    }
+    systable_endscan(scan);
+    table_close(rel, AccessShareLock);
+    if (!found) PG_RETURN_NULL();
+    // The registry's CHECK keeps epochs finite; 2^41 ms after one can pass timestamptz's last day.
+    if (TIMESTAMP_NOT_FINITE(epoch))
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a shard epoch must be a finite time")));
     const std::int64_t ms = idgen::snowflake_time_ms(idgen::instagram_layout(idgen::pg::timestamptz_to_unix_ms(epoch)), id);
     if (!idgen::pg::unix_ms_fits_timestamptz(ms))
         ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));

@@ -45,12 +45,5 @@ CREATE FUNCTION shard_id_time(id bigint, epoch timestamptz) RETURNS timestamptz
 COMMENT ON FUNCTION shard_id_shard(bigint) IS 'shard number (13 bits) inside a shard ID';
 COMMENT ON FUNCTION shard_id_sequence(bigint) IS 'sequence number (10 bits) inside a shard ID';
 COMMENT ON FUNCTION shard_id_time(bigint, timestamptz) IS 'millisecond time inside a shard ID, given the shard''s epoch';
--- Reads the shard's epoch from the registry: STABLE. NULL when the shard is not registered here.
-CREATE FUNCTION shard_id_time(id bigint) RETURNS timestamptz
-    LANGUAGE sql STABLE STRICT PARALLEL SAFE
-    SET search_path = pg_catalog, pg_temp
-    AS $$ SELECT @extschema@.shard_id_time($1, r.epoch) FROM @extschema@.shard_registry r
-          WHERE r.shard = @extschema@.shard_id_shard($1) $$;
-COMMENT ON FUNCTION shard_id_time(bigint) IS 'millisecond time inside a shard ID, with the epoch of its shard in shard_registry';
-
--- create_shard(), drop_shard() and rename_shard(): see 61_shard_admin.sql.
+-- shard_id_time(bigint), which reads the registry, and create_shard(), drop_shard(),
+-- rename_shard(): see 61_shard_admin.sql.

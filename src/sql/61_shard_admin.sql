@@ -1,8 +1,9 @@
 -------------------------------------------------------------------------------
--- Shard administration: create_shard(), drop_shard(), rename_shard(), superuser only. Written with
--- CREATE OR REPLACE: the install script and the 0.1.0 -> 0.2.0 upgrade script share them.
+-- Shard functions that read or write the registry: shard_id_time(bigint), and the superuser-only
+-- create_shard(), drop_shard(), rename_shard(). Written with CREATE OR REPLACE: the install
+-- script and the 0.1.0 -> 0.2.0 upgrade script share them.
 --
--- They run as a superuser, so they trust nothing a lesser role can change:
+-- The superuser-only ones run as a superuser, so they trust nothing a lesser role can change:
 -- * the extension's schema, whose objects they name as @extschema@.<name>, must still be the
 --   schema of that name, and only superusers may own it or create objects in it (its owner could
 --   otherwise rename it and put a schema of their own, with a table and triggers named like ours,
@@ -16,6 +17,14 @@
 -- The extension-schema check is written out in each function: calling a shared check by name
 -- would resolve that name in the very schema being checked.
 -------------------------------------------------------------------------------
+
+-- Reads the shard's epoch from the registry: STABLE. NULL when the shard is not registered here.
+-- In C (0.1.0 had SQL naming @extschema@.shard_registry): it finds the registry as next_id() does,
+-- from the extension's schema by OID, so a superuser calling it never reads a table, or a view,
+-- that the owner of a renamed extension schema put under the old name.
+CREATE OR REPLACE FUNCTION shard_id_time(id bigint) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'shard_id_time_registered' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION shard_id_time(bigint) IS 'millisecond time inside a shard ID, with the epoch of its shard in shard_registry';
 
 -- Checks that schema `schema_name` can hold a shard: owned by a superuser. Returns its next_id()
 -- when it has one, which must be id_gen's own C function owned by a superuser (42501 or 42723
