@@ -182,6 +182,9 @@ void Cluster::init_dir(const std::string& name, int port_offset) {
         throw std::runtime_error("cannot make " + dir_);
     if (!g_settings.os_user.empty()) run("chown " + shell_quote(g_settings.os_user) + " " + shell_quote(dir_));
     set_fault("");
+}
+
+void Cluster::track() {
     std::lock_guard<std::mutex> g(g_clusters_mu);
     g_clusters.insert(this);
 }
@@ -194,9 +197,13 @@ Cluster::Cluster(std::string name, Mode mode, const std::vector<std::string>& co
     if (mode == Mode::kPreload) lines.push_back("shared_preload_libraries = 'id_gen'");
     lines.insert(lines.end(), conf.begin(), conf.end());
     append_conf(lines);
+    track();
 }
 
-Cluster::Cluster(Empty, std::string name, Mode mode, int port_offset) : mode_(mode) { init_dir(name, port_offset); }
+Cluster::Cluster(Empty, std::string name, Mode mode, int port_offset) : mode_(mode) {
+    init_dir(name, port_offset);
+    track();
+}
 
 Cluster::~Cluster() {
     stop("immediate");
@@ -222,12 +229,13 @@ int Cluster::pg_ctl(const std::string& args) {
 }
 
 void Cluster::start() {
+    running_ = true;  // even if pg_ctl fails, a postmaster it started is stopped later
     if (pg_ctl("-w -t 60 start") != 0) throw std::runtime_error("pg_ctl start failed in " + dir_ + ":\n" + log_tail());
-    running_ = true;
 }
 
 void Cluster::stop(const char* how) {
     if (!running_.exchange(false)) return;
+    if (!file_exists(pgdata_ + "/postmaster.pid")) return;
     // A fast stop waits for backends; one stuck in a delayed fsync would hold it up.
     if (pg_ctl(std::string("-m ") + how + " -w -t 30 stop") != 0) pg_ctl("-m immediate -w -t 30 stop");
 }

@@ -115,6 +115,7 @@ public:
 
 private:
     void init_dir(const std::string& name, int port_offset);
+    void track();  // from here on, stopped at exit should a test leak it
     std::string name_, dir_, pgdata_;
     Mode mode_;
     int port_ = 0;

@@ -34,6 +34,7 @@ TEST_P(Failover, PromotedStandbyIssuesAboveThePrimary) {
     const std::string sony = "gen_snowflake('sonyflake')::bigint";
     Cluster p("s9-p-" + tag(mode), mode, {"id_gen.max_run_ahead = '5s'"});
     p.start();
+    Deadline dp(p, 60, "scenario 9, primary");
     IdBook book;
     auto pc = connect_retrying(p.dsn());
     const int pid = book.new_conn();
@@ -71,10 +72,12 @@ TEST_P(Failover, PromotedStandbyIssuesAboveThePrimary) {
         EXPECT_GE(ahead_ms, 1000.0) << "the burst did not run ahead of the clock: the scenario tests nothing";
     }
     pc.reset();
+    dp.finish();
     p.stop("immediate");
     book.fault_at(Clock::now());
     ASSERT_EQ(s.pg_ctl("promote -w -t 60"), 0) << "pg_ctl promote failed:\n" << s.log_tail();
 
+    Deadline ds(s, 30, "scenario 9, promoted standby");
     auto sc = connect_retrying(s.dsn());
     EXPECT_EQ(s.query_value("SELECT pg_is_in_recovery()::text"), "false");
     const int sid = book.new_conn();
@@ -86,6 +89,7 @@ TEST_P(Failover, PromotedStandbyIssuesAboveThePrimary) {
     const TimePoint s0 = Clock::now();
     const auto more = query_ids(*sc, "SELECT " + sony + " FROM generate_series(1, 10000) WITH ORDINALITY AS g(v, n) ORDER BY n");
     book.add_many(sid, more, s0, Clock::now());
+    ds.finish();
     book.check("9 failover (" + std::string(mode_name(mode)) + ")");
 }
 
@@ -211,6 +215,7 @@ TEST(UpgradeWindow, OldAndNewLibrarySideBySide) {
     ASSERT_EQ(make_install(old_dir, log), 0) << "installing 0.1.0 failed: see " << log;
     Cluster c("s10-nopre", Mode::kNoPreload);
     c.start();
+    Deadline d(c, 60, "scenario 10");
     c.exec("CREATE DATABASE side");
     c.exec("CREATE EXTENSION id_gen", "side");
     ASSERT_EQ(c.query_value("SELECT extversion FROM pg_extension WHERE extname = 'id_gen'", "side"), "0.1.0");
@@ -229,14 +234,13 @@ TEST(UpgradeWindow, OldAndNewLibrarySideBySide) {
     const int nid = book.new_conn();
     std::size_t o_errors = 0;
     std::string o_error;
-    std::vector<std::string> n_error(1);
+    std::string n_error;
     std::atomic<bool> stop{false};
-    Deadline d(c, 30, "scenario 10");
     std::thread tn([&] {
         while (!stop && !d.expired()) {
             Call r = call_id(*n, kGen);
             if (!r.ok) {
-                n_error[0] = r.sqlstate + ": " + r.error;
+                n_error = r.sqlstate + ": " + r.error;
                 return;
             }
             book.add(nid, r);
@@ -253,8 +257,7 @@ TEST(UpgradeWindow, OldAndNewLibrarySideBySide) {
     }
     stop = true;
     tn.join();
-    d.finish();
-    EXPECT_EQ(n_error[0], "") << "the new library failed";
+    EXPECT_EQ(n_error, "") << "the new library failed";
     std::cout << "scenario 10: side by side, the 0.1.0 backend had " << o_errors << " calls refused"
               << (o_errors ? " (first: " + o_error + ")" : std::string()) << std::endl;
 
@@ -269,6 +272,7 @@ TEST(UpgradeWindow, OldAndNewLibrarySideBySide) {
         EXPECT_TRUE(r.ok) << "after the restart: " << r.error;
         book.add(aid, r);
     }
+    d.finish();
     book.check("10 0.1.0 and the new library side by side (no preload)");
 }
 

@@ -25,6 +25,7 @@ TEST_P(StateFile, Damaged) {
     const Mode mode = GetParam();
     Cluster c("s4-" + tag(mode), mode);
     c.start();
+    Deadline d(c, 60, "scenario 4");
     IdBook book;
     {
         auto conn = connect_retrying(c.dsn());
@@ -81,6 +82,7 @@ TEST_P(StateFile, Damaged) {
             book.add(cid, r);
         }
     }
+    d.finish();
     book.check("4 damaged state file (" + std::string(mode_name(mode)) + ")");
 }
 
@@ -161,6 +163,7 @@ TEST_P(StateFile, ClockSteppedBackBetweenRestarts) {
     Cluster c("s6-" + tag(mode), mode);
     c.start();
     c.exec("SELECT create_shard(1)");
+    Deadline d(c, 60, "scenario 6");
     IdBook node, shard;
     auto generate = [&](int n) {
         auto conn = connect_retrying(c.dsn());
@@ -192,6 +195,7 @@ TEST_P(StateFile, ClockSteppedBackBetweenRestarts) {
         const std::string offset = tx.exec("SHOW id_gen.test_clock_offset")[0][0].c_str();
         EXPECT_TRUE(offset == "-30s" || offset == "-30000") << "id_gen.test_clock_offset is " << offset;
     }
+    d.finish();
     node.check("6 clock stepped back, gen_snowflake() (" + std::string(mode_name(mode)) + ")");
     shard.check("6 clock stepped back, shard next_id() (" + std::string(mode_name(mode)) + ")");
 }
