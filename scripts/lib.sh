@@ -19,6 +19,13 @@ else
 fi
 
 build_extension() {
+  # Objects built against another server version are not reused.
+  local stamp="$ROOT/.pg_config.stamp" want
+  want="$PG_CONFIG $("$PG_CONFIG" --version)"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    make -C "$ROOT" -s clean PG_CONFIG="$PG_CONFIG" >/dev/null
+    echo "$want" >"$stamp"
+  fi
   make -C "$ROOT" -s -j"$JOBS" PG_CONFIG="$PG_CONFIG"
   as_root make -C "$ROOT" -s install PG_CONFIG="$PG_CONFIG" >/dev/null
 }

@@ -7,6 +7,41 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 FUZZ_SECONDS=${FUZZ_SECONDS:-15}
 
+# IDGEN_PG_VERSIONS="15 17 18": every layer once per PostgreSQL major version, each against its
+# own server (scripts/pg_versions.sh builds the ones Debian 12 does not package, once), a line per
+# version, then the sum. Unset: one run against $PG_CONFIG (PostgreSQL 15).
+if [ -n "${IDGEN_PG_VERSIONS:-}" ]; then
+  total_p=0
+  total_f=0
+  lines=()
+  for v in $IDGEN_PG_VERSIONS; do
+    echo "==== PostgreSQL $v"
+    result="0 passed, 1 failed"
+    if [ "$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')" = "$v" ]; then
+      pgc=$PG_CONFIG
+    else
+      pgc=$("$ROOT/scripts/pg_versions.sh" --pg-config "$v") || pgc=""
+    fi
+    if [ -n "$pgc" ]; then
+      log=$(mktemp)
+      IDGEN_PG_VERSIONS="" PG_CONFIG=$pgc "$ROOT/scripts/test.sh" 2>&1 | tee "$log"
+      last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+      [ -n "$last" ] && result=$last
+      rm -f "$log"
+    else
+      echo "PostgreSQL $v is not available"
+    fi
+    lines+=("== PostgreSQL $v: $result")
+    read -r p _ f _ <<<"$result"
+    total_p=$((total_p + p))
+    total_f=$((total_f + f))
+  done
+  printf '%s\n' "${lines[@]}"
+  echo "$total_p passed, $total_f failed"
+  [ "$total_f" -eq 0 ]
+  exit
+fi
+
 "$ROOT/scripts/deps.sh" || exit 1
 build_extension || exit 1
 cmake -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
@@ -68,8 +103,9 @@ run_gtest unit "$ROOT/build/unit_tests"
 echo "== sql (pg_regress)"
 timeout -k 10 600 make -C "$ROOT" -s installcheck PG_CONFIG="$PG_CONFIG" >"$WORK/regress.log" 2>&1
 rc=$?
-p=$(grep -cE '\.\.\. ok' "$WORK/regress.log")
-f=$(grep -cE '\.\.\. FAILED' "$WORK/regress.log")
+# 15 prints "test name ... ok" / "... FAILED"; 16 and later print "ok 1 - name" / "not ok 1 - name".
+p=$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$WORK/regress.log")
+f=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$WORK/regress.log")
 # pg_regress failed without a failing test (setup error, timeout): one failure.
 if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then cat "$WORK/regress.log"; f=1; fi
 if [ "$f" -gt 0 ]; then cat "$WORK/regress.log"; head -200 "$ROOT/regression.diffs" 2>/dev/null; fi

@@ -14,7 +14,8 @@
 //   * No PG_TRY in C++ code. Nothing that can raise runs while a spinlock is held.
 //
 // Headers: standard and core headers first, then PostgreSQL's inside one extern "C" block
-// (port.h redefines printf-family names as macros).
+// (port.h redefines printf-family names as macros). compat.h smooths over the differences between
+// server versions, so the glue reads the same on each.
 #pragma once
 
 #include <cstddef>
@@ -26,6 +27,7 @@
 extern "C" {
 #include "postgres.h"
 #include "fmgr.h"
+#include "compat.h"
 }
 
 namespace idgen::pg {

@@ -7,9 +7,6 @@
 extern "C" {
 #include "mb/pg_wchar.h"
 #include "utils/elog.h"
-#if PG_VERSION_NUM >= 160000
-#include "nodes/miscnodes.h"
-#endif
 }
 
 namespace idgen::pg {
@@ -51,14 +48,6 @@ void Failure::set_exception(const char* message) noexcept {
     copy_clipped(what, sizeof what, m, std::strlen(m));
 }
 
-// With PostgreSQL 16+ soft errors, errsave() stores the error in an ErrorSaveContext and returns;
-// otherwise it behaves as ereport(ERROR).
-#if PG_VERSION_NUM >= 160000
-#define IDGEN_REPORT(ctx, ...) errsave(ctx, __VA_ARGS__)
-#else
-#define IDGEN_REPORT(ctx, ...) ereport(ERROR, __VA_ARGS__)
-#endif
-
 void raise_failure(const Failure& f, fmNodePtr escontext) {
     const char* type = f.type_name ? f.type_name : "id";
     if (f.exception) {
@@ -68,16 +57,16 @@ void raise_failure(const Failure& f, fmNodePtr escontext) {
         case Error::kOk:
             return;
         case Error::kInvalidSyntax:
-            IDGEN_REPORT(escontext, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-                                     errmsg("invalid input syntax for type %s: \"%s\"", type, f.value)));
+            IDGEN_ERRSAVE(escontext, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                                      errmsg("invalid input syntax for type %s: \"%s\"", type, f.value)));
             return;
         case Error::kOutOfRange:
-            IDGEN_REPORT(escontext, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-                                     errmsg("value \"%s\" is out of range for type %s", f.value, type)));
+            IDGEN_ERRSAVE(escontext, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                                      errmsg("value \"%s\" is out of range for type %s", f.value, type)));
             return;
         case Error::kTimeOutOfRange:
-            IDGEN_REPORT(escontext, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-                                     errmsg("timestamp \"%s\" is out of range for type %s", f.value, type)));
+            IDGEN_ERRSAVE(escontext, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                                      errmsg("timestamp \"%s\" is out of range for type %s", f.value, type)));
             return;
         case Error::kEntropyFailure:
             ereport(ERROR, (errcode(ERRCODE_SYSTEM_ERROR),
@@ -92,8 +81,8 @@ void raise_failure(const Failure& f, fmNodePtr escontext) {
                             errhint("A prefix is 1 to 16 lower-case ASCII letters or digits, starting with a letter.")));
             return;
         case Error::kWrongPrefix:  // value: what was expected and what was found
-            IDGEN_REPORT(escontext, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-                                     errmsg("invalid input syntax for a prefixed ID: %s", f.value)));
+            IDGEN_ERRSAVE(escontext, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                                      errmsg("invalid input syntax for a prefixed ID: %s", f.value)));
             return;
         case Error::kLayoutExhausted:
             ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),

@@ -26,12 +26,6 @@ extern "C" {
 #include "storage/spin.h"
 #include "utils/guc.h"
 #include "utils/timestamp.h"
-#if PG_VERSION_NUM >= 170000
-#include "storage/dsm_registry.h"
-#define IDGEN_HAVE_DSM_REGISTRY 1
-#else
-#define IDGEN_HAVE_DSM_REGISTRY 0
-#endif
 }
 
 namespace idgen::pg {

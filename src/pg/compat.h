@@ -1,0 +1,36 @@
+// id_gen: what differs between the PostgreSQL major versions id_gen builds against (15 and later).
+// This is the only file that tests PG_VERSION_NUM; the glue includes it (through boundary.h, or
+// directly after postgres.h) inside its extern "C" block of PostgreSQL headers and uses the names
+// below the same way on every version.
+#pragma once
+
+#include "postgres.h"
+
+#if PG_VERSION_NUM < 150000
+#error "id_gen needs PostgreSQL 15 or later"
+#endif
+
+// 16 moved the varlena macros (VARDATA, VARSIZE_ANY_EXHDR, SET_VARSIZE, ...) out of postgres.h.
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
+// IDGEN_ERRSAVE(escontext, (errcode(...), errmsg(...))): a soft error where the server has them
+// (16+): errsave() stores it in the caller's ErrorSaveContext, if there is one, and returns. On 15
+// it is ereport(ERROR) and does not return.
+#include "utils/elog.h"
+#if PG_VERSION_NUM >= 160000
+#include "nodes/miscnodes.h"
+#define IDGEN_ERRSAVE(escontext, ...) errsave(escontext, __VA_ARGS__)
+#else
+#define IDGEN_ERRSAVE(escontext, ...) ereport(ERROR, __VA_ARGS__)
+#endif
+
+// 17 added the DSM registry (GetNamedDSMSegment): without preloading, generator state can still
+// live in shared memory. IDGEN_HAVE_DSM_REGISTRY says whether it is there.
+#if PG_VERSION_NUM >= 170000
+#include "storage/dsm_registry.h"
+#define IDGEN_HAVE_DSM_REGISTRY 1
+#else
+#define IDGEN_HAVE_DSM_REGISTRY 0
+#endif
