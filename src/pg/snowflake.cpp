@@ -194,3 +194,8 @@ IDGEN_FUNCTION(gen_snowflake) {
     }
     PG_RETURN_INT64(*id);
 }
+
+// snowflake_state_storage(): where the generators' shared state lives in this server.
+IDGEN_FUNCTION(snowflake_state_storage) {
+    PG_RETURN_TEXT_P(cstring_to_text(idgen::pg::snowflake_state_storage_name()));
+}

@@ -23,7 +23,10 @@ extern "C" {
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
 #include "storage/spin.h"
+#include "utils/wait_event.h"
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 }
@@ -82,6 +85,7 @@ struct Shared {
 };
 Shared* g_shared = nullptr;
 LWLock* g_lock = nullptr;  // this backend's pointer to the segment's LWLock
+bool g_shared_is_dsm = false;
 
 std::uint32_t key_hash(const StateKey& k) noexcept {
     std::uint64_t h = 1469598103934665603ULL;
@@ -320,6 +324,36 @@ Outcome attempt_file(const StateKey& k, const SnowflakeLayout& l, std::uint32_t 
     return out;
 }
 
+// Takes the LWLock that serializes the slots' file I/O. Another backend may hold it through a slow
+// fsync, and an LWLock wait cannot be interrupted (LWLockAcquire holds interrupts): so poll it,
+// sleeping on the latch between tries with nothing held, which lets pg_cancel_backend(),
+// statement_timeout and lock_timeout end the wait; bounded like the file lock (kStateLockTimeout).
+bool acquire_io_lock(StateError& err) {
+    TimestampTz start = 0;
+    for (int tries = 0;; ++tries) {
+        if (LWLockConditionalAcquire(g_lock, LW_EXCLUSIVE)) return true;
+        if (tries < 64) {
+            SPIN_DELAY();
+            continue;
+        }
+        const TimestampTz now = GetCurrentTimestamp();
+        if (start == 0) start = now;
+        const int bound_ms = LockTimeout > 0 && LockTimeout < 10000 ? LockTimeout : 10000;
+        if (now - start >= static_cast<TimestampTz>(bound_ms) * 1000) {
+            err.code = Error::kStateLockTimeout;
+            snprintf(t_detail, sizeof t_detail,
+                     "could not lock the shared generator state within %d ms (another backend is writing its "
+                     "state file; a slow fsync, or lock_timeout)",
+                     bound_ms);
+            err.detail = t_detail;
+            return false;
+        }
+        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 1, PG_WAIT_EXTENSION);
+        ResetLatch(MyLatch);
+        CHECK_FOR_INTERRUPTS();
+    }
+}
+
 // Per-backend leases (without preloading): a block of one time unit's sequence numbers taken from
 // the shared state under the file lock, then issued here without touching the file. The size
 // doubles while leases are used up within their unit, and halves when one goes stale unused, up
@@ -439,11 +473,19 @@ static void attach_dsm_if_available() {
     auto* sh = static_cast<Shared*>(GetNamedDSMSegment("id_gen snowflake state", sizeof(Shared), init_dsm_state, &found));
     LWLockRegisterTranche(sh->tranche, "id_gen");
     g_lock = &sh->own_lock;
+    g_shared_is_dsm = true;
     g_shared = sh;
 #endif
 }
 
 bool snowflake_shmem_ready() noexcept { return g_shared != nullptr; }
+
+const char* snowflake_state_storage_name() {
+    if (g_shared != nullptr && g_shared_is_dsm) return "dsm registry";
+    if (g_shared != nullptr) return "shared memory";
+    attach_dsm_if_available();
+    return g_shared != nullptr ? "dsm registry" : "files";
+}
 
 void require_writable(const char* what) {
     if (RecoveryInProgress())
@@ -476,11 +518,13 @@ Result<std::int64_t> snowflake_issue(const StateKey& key, const SnowflakeLayout&
             const Fast f = attempt_shared_fast(key, layout, node, now_ms, out, step, reserve_ms, err);
             SpinLockRelease(&g_shared->mutex);
             if (f != Fast::kDone) {
-                LWLockAcquire(g_lock, LW_EXCLUSIVE);
-                const bool ok = shared_io(key, layout, f, reserve_ms, err);
-                LWLockRelease(g_lock);
-                if (!ok) out = Outcome::kError;
-                else out = Outcome::kRetry;  // retry the fast path
+                if (!acquire_io_lock(err)) {
+                    out = Outcome::kError;
+                } else {
+                    const bool ok = shared_io(key, layout, f, reserve_ms, err);
+                    LWLockRelease(g_lock);
+                    out = ok ? Outcome::kRetry : Outcome::kError;  // retry the fast path
+                }
             }
             if (out == Outcome::kIssued) id = step.id;
         } else {

@@ -72,6 +72,9 @@ void snowflake_define_settings();
 void snowflake_request_shmem();  // from shmem_request_hook
 void snowflake_attach_shmem();   // from shmem_startup_hook
 bool snowflake_shmem_ready() noexcept;
+// "shared memory" (preloaded), "dsm registry" (17+, attached on first use) or "files". May
+// raise while attaching the DSM segment (out of memory).
+const char* snowflake_state_storage_name();
 
 inline constexpr std::int64_t kReserveAheadMs = 100;  // how far the persisted mark leads use (at least)
 inline constexpr std::int64_t kMaxWaitMs = 1000;      // longest a call waits for the clock, beyond the horizon

@@ -3,3 +3,5 @@
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION id_gen UPDATE TO '0.2.0'" to load this file. \quit
 \ir ../sql/61_shard_admin.sql
+
+\ir ../sql/52_snowflake_state.sql

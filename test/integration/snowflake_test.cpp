@@ -334,3 +334,28 @@ TEST(ShardDump, DumpAndRestoreKeepsShardsWorking) {
 }
 
 }  // namespace
+
+// Where the generators keep their state: shared memory when preloaded; without preloading, the DSM
+// registry on 17 and later, locked files with leases on 15 and 16. Reported by
+// snowflake_state_storage(), and it is where the state really is: with files, the record holds
+// the live state of this server run; in shared memory, the file only holds the mark.
+TEST(SnowflakeState, StorageMatchesTheServer) {
+    for (const Cluster& cl : {main_cluster(), nopreload_cluster()}) {
+        const Cluster* c = &cl;
+        Db db(*c, c->preloaded ? "it_sf_storage_pre" : "it_sf_storage_nopre");
+        pqxx::connection conn(db.dsn());
+        pqxx::nontransaction tx(conn);
+        const int version = tx.exec("SHOW server_version_num")[0][0].as<int>();
+        const std::string storage = tx.exec("SELECT snowflake_state_storage()")[0][0].as<std::string>();
+        if (c->preloaded) EXPECT_EQ(storage, "shared memory");
+        else EXPECT_EQ(storage, version >= 170000 ? "dsm registry" : "files");
+        EXPECT_GE(one_int(tx, "SELECT count(DISTINCT gen_snowflake()) FROM generate_series(1, 10000)"), 10000);
+        // The javascript layout's record (node_4) is used by no other test here.
+        tx.exec("SELECT gen_snowflake('javascript') FROM generate_series(1, 10)");
+        const auto rec = tx.exec("SELECT pg_read_binary_file('pg_idgen/v2/node_4')")[0][0].as<std::string>();
+        // bytea hex text: "\x" then 2 characters a byte; boot is bytes 16..23.
+        ASSERT_EQ(rec.size(), 2u + 80u * 2u);
+        const bool has_live_state = rec.substr(2 + 16 * 2, 16) != std::string(16, '0');
+        EXPECT_EQ(has_live_state, storage == "files") << rec;
+    }
+}
