@@ -24,17 +24,18 @@ inline std::string dsn(const std::string& dbname = "postgres") {
            " user=" + env_or("PGUSER", "postgres") + " dbname=" + dbname;
 }
 
-// A fresh database with the extension installed, dropped when the object goes.
+// A fresh database with the extension installed (at `version`, or the default version if empty),
+// dropped when the object goes.
 class ScratchDb {
 public:
-    explicit ScratchDb(std::string name) : name_(std::move(name)) {
+    explicit ScratchDb(std::string name, const std::string& version = "") : name_(std::move(name)) {
         pqxx::connection admin(it::dsn());
         pqxx::nontransaction tx(admin);
         tx.exec("DROP DATABASE IF EXISTS " + tx.quote_name(name_) + " WITH (FORCE)");
         tx.exec("CREATE DATABASE " + tx.quote_name(name_));
         pqxx::connection c(it::dsn(name_));
         pqxx::nontransaction t2(c);
-        t2.exec("CREATE EXTENSION id_gen");
+        t2.exec("CREATE EXTENSION id_gen" + (version.empty() ? std::string() : " VERSION " + t2.quote(version)));
     }
     ~ScratchDb() {
         try {
