@@ -157,6 +157,7 @@ void failing_io(Mode mode, bool fsync_fault) {
             << "no successful fsync of a state file under pg_idgen/v2/ between clearing the fault and the first ID after it";
     }
     book.fault_window(fault_on, cleared);
+    sleep_ms(20);  // past the clock unit of any lease taken before the fault was cleared (see IdBook::check)
     for (int k = 0; k < 200; ++k) {
         Call r = call_id(*conn, kGen);
         EXPECT_TRUE(r.ok) << "after the fault was cleared: " << r.error;
