@@ -1,17 +1,32 @@
-// id_gen: SQL entry points of prefixed typed IDs: format, parse against an expected prefix, split.
-// The registry (prefix_register, gen_prefixed, ...) is SQL in src/sql/35_prefixed.sql; these
-// functions check the shape of a prefix, not its registration, so they stay IMMUTABLE and usable
-// in generated columns, views and expression indexes.
+// id_gen: SQL entry points of prefixed typed IDs: format, parse against an expected prefix, split
+// (they check the shape of a prefix, not its registration, so they stay IMMUTABLE and usable in
+// generated columns, views and expression indexes); and the registry's gen_prefixed(),
+// prefix_owner() and prefix_register(), which reach the registry and their helpers by OID (see
+// extension.h), never by @extschema@.<name>.
 #include <cstdint>
 #include <cstring>
 
 #include "boundary.h"
 #include "core/prefixed.h"
+#include "extension.h"
+#include "module.h"
 
 extern "C" {
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/skey.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_type.h"
 #include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
 #include "utils/uuid.h"
 }
 
@@ -27,6 +42,68 @@ struct TextArg {
 TextArg arg_text(FunctionCallInfo fcinfo, int n) {
     const text* t = PG_GETARG_TEXT_PP(n);
     return {VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)};
+}
+
+// The prefix registry: its table, the attribute numbers of its columns and the collation of its
+// primary key, found once per call site (fn_extra). The registry stays locked (AccessShareLock)
+// to the end of the transaction, as a query naming it would keep it, so it cannot be dropped
+// while the call site caches its OID.
+struct Registry {
+    Oid relid;
+    AttrNumber prefix, owner;
+    Oid collation;
+    Oid insert_fn;  // prefix_registry_insert(text, text), found on first use by prefix_register()
+};
+
+Registry& registry(FunctionCallInfo fcinfo, const char* user) {
+    if (fcinfo->flinfo->fn_extra != nullptr) return *static_cast<Registry*>(fcinfo->flinfo->fn_extra);
+    const Oid extnsp = idgen::pg::extension_schema();
+    if (!OidIsValid(extnsp))
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("the id_gen extension is not installed in this database"),
+                        errhint("%s reads the prefix registry of the id_gen extension.", user)));
+    // An extension member: its schema's owner can neither drop nor rename it.
+    const Oid relid = get_relname_relid("prefix_registry", extnsp);
+    if (!OidIsValid(relid))
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("the id_gen prefix registry is missing"), errhint("Reinstall the id_gen extension.")));
+    auto* r = static_cast<Registry*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(Registry)));
+    r->relid = relid;
+    r->prefix = get_attnum(relid, "prefix");
+    r->owner = get_attnum(relid, "owner");
+    if (r->prefix == InvalidAttrNumber || r->owner == InvalidAttrNumber)
+        elog(ERROR, "id_gen prefix registry has an unexpected shape");
+    Oid type = InvalidOid;
+    int32 typmod = -1;
+    get_atttypetypmodcoll(relid, r->prefix, &type, &typmod, &r->collation);
+    if (type != TEXTOID) elog(ERROR, "id_gen prefix registry has an unexpected shape");
+    fcinfo->flinfo->fn_extra = r;
+    return *r;
+}
+
+// The owner `prefix` is registered for (palloc'd), or nullptr: an index scan of the registry's
+// primary key with `snapshot`, with the caller's SELECT privilege on the registry checked as a
+// query would. Only trivially destructible locals live across these calls.
+text* registered_owner(const Registry& reg, text* prefix, Snapshot snapshot) {
+    const AclResult acl = pg_class_aclcheck(reg.relid, GetUserId(), ACL_SELECT);
+    if (acl != ACLCHECK_OK) aclcheck_error(acl, OBJECT_TABLE, get_rel_name(reg.relid));
+    Relation rel = table_open(reg.relid, AccessShareLock);
+    const Oid index = RelationGetPrimaryKeyIndex(rel);
+    if (!OidIsValid(index)) elog(ERROR, "id_gen prefix registry has no primary key");
+    ScanKeyData key[1];
+    ScanKeyInit(&key[0], reg.prefix, BTEqualStrategyNumber, F_TEXTEQ, PointerGetDatum(prefix));
+    key[0].sk_collation = reg.collation;  // the index's order, not ScanKeyInit's C collation
+    SysScanDesc scan = systable_beginscan(rel, index, true, snapshot, 1, key);
+    HeapTuple row = systable_getnext(scan);
+    text* owner = nullptr;
+    if (HeapTupleIsValid(row)) {
+        bool null_owner = true;
+        const Datum d = heap_getattr(row, reg.owner, RelationGetDescr(rel), &null_owner);
+        if (!null_owner) owner = DatumGetTextPCopy(d);
+    }
+    systable_endscan(scan);
+    table_close(rel, NoLock);
+    return owner;
 }
 
 }  // namespace
@@ -84,4 +161,67 @@ IDGEN_FUNCTION(prefixed_split) {
                        UUIDPGetDatum(id)};
     bool nulls[2] = {false, false};
     return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
+}
+
+// gen_prefixed(prefix text) -> text: a new UUIDv7 of the backend's generator as prefixed text, for
+// a registered prefix only.
+IDGEN_FUNCTION(gen_prefixed) {
+    text* prefix = PG_GETARG_TEXT_PP(0);
+    const Registry& reg = registry(fcinfo, "gen_prefixed()");
+    if (registered_owner(reg, prefix, GetActiveSnapshot()) == nullptr)
+        ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT),
+                        errmsg("prefix \"%s\" is not registered", text_to_cstring(prefix)),
+                        errhint("Register it first with prefix_register(prefix, owner).")));
+    const TextArg p{VARDATA_ANY(prefix), VARSIZE_ANY_EXHDR(prefix)};
+    text* out = static_cast<text*>(palloc(VARHDRSZ + idgen::kPrefixedMaxLen));
+    auto id = idgen::pg::next_uuidv7();
+    if (!id) return failure.fail(id.error(), "uuid", "the clock is past the year 2262");
+    auto n = idgen::prefixed_format(p.data, p.len, id->bytes, VARDATA(out));
+    if (!n) return failure.fail(n.error(), kType, p.data, p.len);
+    SET_VARSIZE(out, VARHDRSZ + *n);
+    PG_RETURN_TEXT_P(out);
+}
+
+// prefix_owner(prefix text) -> text: the entity a prefix is registered for, NULL if none.
+IDGEN_FUNCTION(prefix_owner) {
+    text* prefix = PG_GETARG_TEXT_PP(0);
+    text* owner = registered_owner(registry(fcinfo, "prefix_owner()"), prefix, GetActiveSnapshot());
+    if (owner == nullptr) PG_RETURN_NULL();
+    PG_RETURN_TEXT_P(owner);
+}
+
+// prefix_register(prefix text, owner text) -> void. The insert is the extension's SQL function
+// prefix_registry_insert(), whose body names the registry by OID (BEGIN ATOMIC), called by OID:
+// it keeps the privileges, constraints and ON CONFLICT of SQL. When the prefix is taken, the
+// error names its owner; when that row went away in between, it tries again.
+IDGEN_FUNCTION(prefix_register) {
+    if (PG_ARGISNULL(0)) return failure.fail(idgen::Error::kInvalidPrefix, kType, "<NULL>");
+    text* prefix = PG_GETARG_TEXT_PP(0);
+    const TextArg p{VARDATA_ANY(prefix), VARSIZE_ANY_EXHDR(prefix)};
+    if (!idgen::prefix_valid(p.data, p.len)) return failure.fail(idgen::Error::kInvalidPrefix, kType, p.data, p.len);
+    if (PG_ARGISNULL(1) || VARSIZE_ANY_EXHDR(PG_GETARG_TEXT_PP(1)) == 0)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("the owner of prefix \"%s\" must be a non-empty name", text_to_cstring(prefix)),
+                        errhint("Name the entity the prefix is for, e.g. the table.")));
+    text* owner = PG_GETARG_TEXT_PP(1);
+    Registry& reg = registry(fcinfo, "prefix_register()");
+    if (!OidIsValid(reg.insert_fn)) {
+        const Oid args[2] = {TEXTOID, TEXTOID};
+        reg.insert_fn = idgen::pg::extension_function("prefix_registry_insert", 2, args, "prefix_register()");
+    }
+    for (;;) {
+        CHECK_FOR_INTERRUPTS();
+        if (DatumGetBool(OidFunctionCall2Coll(reg.insert_fn, DEFAULT_COLLATION_OID, PointerGetDatum(prefix),
+                                              PointerGetDatum(owner))))
+            PG_RETURN_VOID();
+        // Taken: a new snapshot (as a following statement would have) sees the row in the way.
+        Snapshot snapshot = RegisterSnapshot(GetTransactionSnapshot());
+        text* existing = registered_owner(reg, prefix, snapshot);
+        UnregisterSnapshot(snapshot);
+        if (existing != nullptr)
+            ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT),
+                            errmsg("prefix \"%s\" is already registered for \"%s\"", text_to_cstring(prefix),
+                                   text_to_cstring(existing))));
+        // The conflicting row was unregistered in between: try again.
+    }
 }

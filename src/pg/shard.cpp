@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "boundary.h"
+#include "extension.h"
 #include "core/snowflake.h"
 #include "pg_time.h"
 #include "snowflake_state.h"
@@ -19,7 +20,6 @@ extern "C" {
 #include "access/skey.h"
 #include "access/stratnum.h"
 #include "access/table.h"
-#include "catalog/pg_extension.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "utils/fmgroids.h"
@@ -59,20 +59,6 @@ const CachedShard* cache_find(Oid fn_oid) noexcept {
     return nullptr;
 }
 
-// The schema of the id_gen extension, or InvalidOid when it is not installed in this database.
-// (PostgreSQL 15 does not export get_extension_schema().)
-Oid extension_schema() {
-    ScanKeyData key[1];
-    ScanKeyInit(&key[0], Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ, CStringGetDatum("id_gen"));
-    Relation rel = table_open(ExtensionRelationId, AccessShareLock);
-    SysScanDesc scan = systable_beginscan(rel, ExtensionNameIndexId, true, nullptr, 1, key);
-    HeapTuple tup = systable_getnext(scan);
-    const Oid nsp = HeapTupleIsValid(tup) ? reinterpret_cast<Form_pg_extension>(GETSTRUCT(tup))->extnamespace : InvalidOid;
-    systable_endscan(scan);
-    table_close(rel, AccessShareLock);
-    return nsp;
-}
-
 // The shard registry: its table and the attribute numbers of its columns. Found from the
 // extension's schema by OID (pg_extension), never by name: SQL text would be parsed under the
 // caller's search_path (an operator planted on it could run in place of ours, the CVE-2018-1058
@@ -84,7 +70,7 @@ struct Registry {
 };
 
 Registry find_registry() {
-    const Oid extnsp = extension_schema();
+    const Oid extnsp = idgen::pg::extension_schema();
     if (!OidIsValid(extnsp))
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("the id_gen extension is not installed in this database"),

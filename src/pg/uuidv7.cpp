@@ -47,8 +47,12 @@ idgen::Uuidv7Generator g_generator;
 
 }  // namespace
 
+idgen::Result<Uuid> idgen::pg::next_uuidv7() noexcept {
+    return g_generator.next(idgen::unix_time_ns(), idgen::pg::backend_entropy());
+}
+
 IDGEN_FUNCTION(gen_uuidv7) {
-    auto id = g_generator.next(idgen::unix_time_ns(), idgen::pg::backend_entropy());
+    auto id = idgen::pg::next_uuidv7();
     if (!id) return failure.fail(id.error(), kType, "the clock is past the year 2262");
     return return_uuid(*id);
 }

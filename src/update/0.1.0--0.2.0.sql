@@ -2,6 +2,8 @@
 -- names (definitions shared with the install script are written once, with CREATE OR REPLACE).
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION id_gen UPDATE TO '0.2.0'" to load this file. \quit
+\ir ../sql/36_prefix_registry.sql
+
 \ir ../sql/61_shard_admin.sql
 
 \ir ../sql/52_snowflake_state.sql

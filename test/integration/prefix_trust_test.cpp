@@ -1,0 +1,146 @@
+// Prefixed-ID trust with a real second role that logs in by itself: the owner of a database (so
+// of its public schema, PostgreSQL 15+) renames public and plants look-alikes of the registry and
+// of the extension's functions; a superuser then registers, reads, generates and unregisters. And
+// prefix_register() under contention: one registration wins, every other one names its owner.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <pqxx/pqxx>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common.h"
+
+namespace {
+
+using idgen::it::env_or;
+
+std::string dsn_of(const std::string& db, const std::string& user = "postgres") {
+    return "host=" + env_or("PGHOST", "/tmp") + " port=" + env_or("PGPORT", "5432") + " user=" + user + " dbname=" + db;
+}
+
+void exec(const std::string& dsn, const std::string& sql) {
+    pqxx::connection conn(dsn);
+    pqxx::nontransaction tx(conn);
+    tx.exec(sql);
+}
+
+std::string one_text(const std::string& dsn, const std::string& sql) {
+    pqxx::connection conn(dsn);
+    pqxx::nontransaction tx(conn);
+    const auto r = tx.exec(sql);
+    return r[0][0].is_null() ? "<null>" : r[0][0].c_str();
+}
+
+std::string sqlstate_of(const std::string& dsn, const std::string& sql) {
+    try {
+        exec(dsn, sql);
+    } catch (const pqxx::insufficient_privilege& e) {
+        return e.sqlstate().empty() ? "42501" : e.sqlstate();
+    } catch (const pqxx::sql_error& e) {
+        return e.sqlstate();
+    }
+    return "";
+}
+
+// A login role and a database it owns, with the extension installed by the superuser.
+class OwnedDb {
+public:
+    OwnedDb(std::string role, std::string db) : role_(std::move(role)), db_(std::move(db)) {
+        exec(dsn_of("postgres"), "DROP DATABASE IF EXISTS " + db_ + " WITH (FORCE)");
+        exec(dsn_of("postgres"), "DROP ROLE IF EXISTS " + role_);
+        exec(dsn_of("postgres"), "CREATE ROLE " + role_ + " LOGIN");
+        exec(dsn_of("postgres"), "CREATE DATABASE " + db_ + " OWNER " + role_);
+        exec(dsn(), "CREATE EXTENSION id_gen");
+    }
+    ~OwnedDb() {
+        try {
+            exec(dsn_of("postgres"), "DROP DATABASE IF EXISTS " + db_ + " WITH (FORCE)");
+            exec(dsn_of("postgres"), "DROP ROLE IF EXISTS " + role_);
+        } catch (...) {
+        }
+    }
+    OwnedDb(const OwnedDb&) = delete;
+    OwnedDb& operator=(const OwnedDb&) = delete;
+    [[nodiscard]] std::string dsn(const std::string& user = "postgres") const { return dsn_of(db_, user); }
+    [[nodiscard]] bool role_is_superuser() const {
+        return one_text(dsn_of("postgres"), "SELECT rolsuper::text FROM pg_roles WHERE rolname = '" + role_ + "'") == "true";
+    }
+
+private:
+    std::string role_, db_;
+};
+
+TEST(PrefixTrust, OwnerOfPublicCannotBecomeSuperuser) {
+    OwnedDb db("it_ptrust_mallory", "it_ptrust_db");
+    exec(db.dsn(), "SELECT prefix_register('usr', 'users');"
+                   "CREATE TABLE users (id text PRIMARY KEY DEFAULT gen_prefixed('usr'), name text)");
+    // The database owner, logged in as itself: public is its schema (pg_database_owner).
+    exec(db.dsn("it_ptrust_mallory"),
+         "ALTER SCHEMA public RENAME TO hidden; CREATE SCHEMA public;"
+         "CREATE FUNCTION public.grab() RETURNS boolean LANGUAGE plpgsql "
+         "  AS $$ BEGIN ALTER ROLE it_ptrust_mallory SUPERUSER; RETURN true; END $$;"
+         "CREATE FUNCTION public.grab_row() RETURNS trigger LANGUAGE plpgsql "
+         "  AS $$ BEGIN PERFORM public.grab(); RETURN NULL; END $$;"
+         "CREATE FUNCTION public.gen_uuidv7() RETURNS uuid LANGUAGE sql "
+         "  AS $$ SELECT gen_random_uuid() WHERE public.grab() $$;"
+         "CREATE FUNCTION public.prefixed_format(text, uuid) RETURNS text LANGUAGE sql "
+         "  AS $$ SELECT 'usr_planted' WHERE public.grab() $$;"
+         "CREATE TABLE public.prefix_registry (prefix text CONSTRAINT prefix_registry_pkey PRIMARY KEY, "
+         "  owner text, registered_at timestamptz DEFAULT now());"
+         "CREATE TRIGGER grab BEFORE INSERT OR DELETE ON public.prefix_registry "
+         "  FOR EACH STATEMENT EXECUTE FUNCTION public.grab_row()");
+    ASSERT_FALSE(db.role_is_superuser());
+
+    // A superuser uses the extension in its (renamed) schema, as before the rename.
+    exec(db.dsn(), "SELECT hidden.prefix_register('acct', 'accounts')");
+    EXPECT_FALSE(db.role_is_superuser());
+    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT hidden.prefix_register('acct', 'other')"), "42710");
+    EXPECT_FALSE(db.role_is_superuser());
+    EXPECT_EQ(one_text(db.dsn(), "SELECT hidden.prefix_owner('acct')"), "accounts");
+    EXPECT_EQ(one_text(db.dsn(), "SELECT string_agg(prefix || '=' || owner, ',' ORDER BY prefix) FROM hidden.prefix_registry"),
+              "acct=accounts,usr=users");
+    exec(db.dsn(), "INSERT INTO hidden.users (name) SELECT 'u' || n FROM generate_series(1, 500) n");
+    EXPECT_FALSE(db.role_is_superuser());
+    EXPECT_EQ(one_text(db.dsn(), "SELECT count(DISTINCT hidden.prefixed_parse('usr', id))::text FROM hidden.users"), "500");
+    EXPECT_EQ(one_text(db.dsn(), "SELECT hidden.prefix_unregister('acct')::text"), "true");
+    EXPECT_FALSE(db.role_is_superuser());
+    EXPECT_EQ(one_text(db.dsn(), "SELECT count(*)::text FROM public.prefix_registry"), "0");
+
+    // A view registry for the readers: reading it would make its owner a superuser.
+    exec(db.dsn("it_ptrust_mallory"),
+         "DROP TABLE public.prefix_registry;"
+         "CREATE VIEW public.prefix_registry AS SELECT 'usr'::text AS prefix, 'x'::text AS owner, "
+         "  now() AS registered_at WHERE public.grab()");
+    EXPECT_EQ(one_text(db.dsn(), "SELECT hidden.prefix_owner('usr')"), "users");
+    EXPECT_EQ(one_text(db.dsn(), "SELECT hidden.gen_prefixed('usr') ~ '^usr_[0-9a-z]{25}$'"), "t");
+    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT hidden.gen_prefixed('acct')"), "42704");
+    EXPECT_FALSE(db.role_is_superuser());
+}
+
+// Many sessions register the same prefix at once: exactly one succeeds, every other one gets
+// 42710, and the registry holds the winner's owner.
+TEST(PrefixTrust, ConcurrentRegistrationOneWinner) {
+    idgen::it::ScratchDb db("it_ptrust_race");
+    const std::string dsn = idgen::it::dsn("it_ptrust_race");
+    constexpr int kRounds = 20, kSessions = 6;
+    for (int round = 0; round < kRounds; ++round) {
+        const std::string prefix = "race" + std::to_string(round);
+        std::atomic<int> ok{0}, taken{0}, other{0};
+        std::vector<std::thread> threads;
+        for (int s = 0; s < kSessions; ++s)
+            threads.emplace_back([&, s] {
+                const std::string state =
+                    sqlstate_of(dsn, "SELECT prefix_register('" + prefix + "', 'owner" + std::to_string(s) + "')");
+                (state.empty() ? ok : state == "42710" ? taken : other)++;
+            });
+        for (auto& t : threads) t.join();
+        EXPECT_EQ(ok.load(), 1) << prefix;
+        EXPECT_EQ(taken.load(), kSessions - 1) << prefix;
+        EXPECT_EQ(other.load(), 0) << prefix;
+        EXPECT_EQ(one_text(dsn, "SELECT (prefix_owner('" + prefix + "') ~ '^owner[0-9]$')::text"), "true");
+    }
+}
+
+}  // namespace
