@@ -66,7 +66,7 @@ SELECT rolsuper AS became_superuser FROM pg_roles WHERE rolname = 'prefix_trust_
 ALTER ROLE prefix_trust_owner NOSUPERUSER;
 INSERT INTO ptrust_hidden.ptrust_rows (n) SELECT generate_series(1, 99);
 SELECT count(DISTINCT id) AS ids, bool_and(id ~ '^ptrust_[0-9a-z]{25}$') AS shape,
-       bool_and(ptrust_hidden.uuid_extract_version(ptrust_hidden.prefixed_parse('ptrust', id)) = 7) AS uuidv7
+       bool_and(ptrust_hidden.uuid_version(ptrust_hidden.prefixed_parse('ptrust', id)) = 7) AS uuidv7
 FROM ptrust_hidden.ptrust_rows;
 SELECT rolsuper AS became_superuser FROM pg_roles WHERE rolname = 'prefix_trust_owner';
 ALTER ROLE prefix_trust_owner NOSUPERUSER;

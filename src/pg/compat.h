@@ -34,3 +34,11 @@
 #else
 #define IDGEN_HAVE_DSM_REGISTRY 0
 #endif
+
+// 18 gave RelationGetPrimaryKeyIndex a deferrable_ok argument. id_gen's registries have plain
+// (not deferrable) primary keys: false asks for exactly what earlier versions returned.
+#if PG_VERSION_NUM >= 180000
+#define IDGEN_PRIMARY_KEY_INDEX(rel) RelationGetPrimaryKeyIndex((rel), false)
+#else
+#define IDGEN_PRIMARY_KEY_INDEX(rel) RelationGetPrimaryKeyIndex(rel)
+#endif

@@ -88,7 +88,7 @@ text* registered_owner(const Registry& reg, text* prefix, Snapshot snapshot) {
     const AclResult acl = pg_class_aclcheck(reg.relid, GetUserId(), ACL_SELECT);
     if (acl != ACLCHECK_OK) aclcheck_error(acl, OBJECT_TABLE, get_rel_name(reg.relid));
     Relation rel = table_open(reg.relid, AccessShareLock);
-    const Oid index = RelationGetPrimaryKeyIndex(rel);
+    const Oid index = IDGEN_PRIMARY_KEY_INDEX(rel);
     if (!OidIsValid(index)) elog(ERROR, "id_gen prefix registry has no primary key");
     ScanKeyData key[1];
     ScanKeyInit(&key[0], reg.prefix, BTEqualStrategyNumber, F_TEXTEQ, PointerGetDatum(prefix));

@@ -218,7 +218,7 @@ IDGEN_FUNCTION(shard_id_time_registered) {
     ScanKeyData key[1];
     ScanKeyInit(&key[0], reg.shard, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(shard));
     Relation rel = table_open(reg.relid, AccessShareLock);
-    SysScanDesc scan = systable_beginscan(rel, RelationGetPrimaryKeyIndex(rel), true, nullptr, 1, key);
+    SysScanDesc scan = systable_beginscan(rel, IDGEN_PRIMARY_KEY_INDEX(rel), true, nullptr, 1, key);
     HeapTuple row = systable_getnext(scan);
     if (HeapTupleIsValid(row)) {
         bool null_epoch = true;
