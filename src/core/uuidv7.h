@@ -48,6 +48,13 @@ inline constexpr std::int64_t kUuidv7StepNs = kNsPerMs / (1 << kUuidv7FractionBi
 // random bytes could be had.
 [[nodiscard]] Result<Uuid> uuidv7_compose(std::int64_t ms, std::int64_t sub_ns, ByteSource& random) noexcept;
 
+// Whether a shifted time (Unix microseconds) is one PostgreSQL 18.6's uuidv7(interval) accepts:
+// from the Unix epoch to the first microsecond of the last 48-bit millisecond, both included.
+// (The rest of that millisecond is refused too, as 18.6 does.)
+[[nodiscard]] constexpr bool uuidv7_shifted_time_in_range(std::int64_t unix_us) noexcept {
+    return unix_us >= 0 && unix_us <= kUuidv7MaxMs * 1000;
+}
+
 // The smallest and the largest UUIDv7 of millisecond `ms` (rand_a and rand_b all zeros / all
 // ones); kTimeOutOfRange outside [0, 2^48).
 [[nodiscard]] Result<Uuid> uuidv7_lower(std::int64_t ms) noexcept;

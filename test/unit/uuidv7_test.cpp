@@ -90,6 +90,15 @@ TEST(Uuidv7, OtherVersionsAndVariants) {
     EXPECT_EQ(idgen::uuid_version(from_hex("ffffffff-ffff-ffff-ffff-ffffffffffff")), -1);  // max
 }
 
+TEST(Uuidv7, ShiftedTimeRangeIsPostgres18s) {
+    EXPECT_TRUE(idgen::uuidv7_shifted_time_in_range(0));
+    EXPECT_FALSE(idgen::uuidv7_shifted_time_in_range(-1));
+    EXPECT_TRUE(idgen::uuidv7_shifted_time_in_range(idgen::kUuidv7MaxMs * 1000));
+    EXPECT_FALSE(idgen::uuidv7_shifted_time_in_range(idgen::kUuidv7MaxMs * 1000 + 1));
+    EXPECT_FALSE(idgen::uuidv7_shifted_time_in_range(INT64_MIN));
+    EXPECT_FALSE(idgen::uuidv7_shifted_time_in_range(INT64_MAX));
+}
+
 TEST(Uuidv7, ComposeLayout) {
     idgen::test::FixedBytes ones({0xFF});
     auto u = idgen::uuidv7_compose(0x0123456789AB, 500000, ones);
