@@ -7,3 +7,5 @@
 \ir ../sql/61_shard_admin.sql
 
 \ir ../sql/52_snowflake_state.sql
+
+\ir ../sql/70_surface_0_2.sql
