@@ -204,6 +204,29 @@ IDGEN_FUNCTION(shard_id_time) {
     PG_RETURN_TIMESTAMPTZ(idgen::pg::unix_ms_to_timestamptz(ms));
 }
 
+// shard_id_lower/upper(at, epoch): the smallest and largest shard ID (any shard, any sequence) of
+// the millisecond containing `at`, for a shard with that epoch: what snowflake_lower/upper() give
+// for built-in layouts, for the 64-bit shard layout with any epoch.
+namespace {
+
+Datum shard_id_bound(FunctionCallInfo fcinfo, idgen::pg::Failure& failure, bool upper) {
+    const TimestampTz at = PG_GETARG_TIMESTAMPTZ(0);
+    const TimestampTz epoch = PG_GETARG_TIMESTAMPTZ(1);
+    if (TIMESTAMP_NOT_FINITE(epoch))
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a shard epoch must be a finite time")));
+    const idgen::SnowflakeLayout l = idgen::instagram_layout(idgen::pg::timestamptz_to_unix_ms(epoch));
+    const std::int64_t ms = idgen::pg::timestamptz_to_unix_ms(at);
+    auto id = upper ? idgen::snowflake_upper(l, ms) : idgen::snowflake_lower(l, ms);
+    if (!id) return failure.fail(id.error(), kShardType, timestamptz_to_str(at));
+    PG_RETURN_INT64(*id);
+}
+
+}  // namespace
+
+IDGEN_FUNCTION(shard_id_lower) { return shard_id_bound(fcinfo, failure, false); }
+
+IDGEN_FUNCTION(shard_id_upper) { return shard_id_bound(fcinfo, failure, true); }
+
 // shard_id_time(id bigint): the ms time with the epoch of the ID's shard from the registry, NULL
 // when that shard is not registered here. An index scan of the registry found as next_id() finds
 // it (find_registry()), so a superuser calling it never reads a table a lesser role named so.

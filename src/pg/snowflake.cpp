@@ -39,6 +39,12 @@ SnowflakeLayout named_layout_arg(FunctionCallInfo fcinfo, int n) {
 SnowflakeLayout custom_layout_arg(FunctionCallInfo fcinfo, int n) {
     const TimestampTz epoch = PG_GETARG_TIMESTAMPTZ(n);
     const int tb = PG_GETARG_INT32(n + 1), nb = PG_GETARG_INT32(n + 2), sb = PG_GETARG_INT32(n + 3);
+    // Checked first: an infinite epoch is a wrong epoch, whatever the widths.
+    if (TIMESTAMP_NOT_FINITE(epoch))
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("invalid custom snowflake layout: the epoch must be a finite time, not %s",
+                               timestamptz_to_str(epoch)),
+                        errhint("Pass the instant of time 0 of the layout, for example '2020-01-01 00:00:00+00'.")));
     auto l = idgen::snowflake_custom_layout(idgen::pg::timestamptz_to_unix_ms(epoch), tb, nb, sb);
     if (!l)
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -93,6 +99,11 @@ IDGEN_FUNCTION(snowflake_recv) {
 // bigint -> snowflake: every value must be >= 1.
 IDGEN_FUNCTION(snowflake_from_int8) {
     return checked_snowflake(PG_GETARG_INT64(0), failure);
+}
+
+// integer -> snowflake (explicit), so 1::snowflake works: every value must be >= 1.
+IDGEN_FUNCTION(snowflake_from_int4) {
+    return checked_snowflake(PG_GETARG_INT32(0), failure);
 }
 
 IDGEN_FUNCTION(snowflake_time) {

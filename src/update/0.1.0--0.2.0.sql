@@ -9,3 +9,5 @@
 \ir ../sql/52_snowflake_state.sql
 
 \ir ../sql/21_uuid_core_names.sql
+
+\ir ../sql/70_surface_0_2.sql
