@@ -7,6 +7,8 @@ packages=(
   postgresql-15 postgresql-client-15 postgresql-contrib postgresql-server-dev-15
   libpq-dev libpqxx-dev libgtest-dev
   clang-14 libclang-rt-14-dev llvm-14
+  # scripts/pg_versions.sh: building PostgreSQL 17 and 18 from source (17+ tarballs need bison/flex)
+  bison flex libreadline-dev zlib1g-dev curl ca-certificates
 )
 missing=()
 for p in "${packages[@]}"; do
