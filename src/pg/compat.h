@@ -42,3 +42,11 @@
 #else
 #define IDGEN_PRIMARY_KEY_INDEX(rel) RelationGetPrimaryKeyIndex(rel)
 #endif
+
+// 17 added infinite intervals (INTERVAL_NOT_FINITE, in datatype/timestamp.h, which the user of
+// this macro includes). Before 17 no interval is infinite.
+#if PG_VERSION_NUM >= 170000
+#define IDGEN_INTERVAL_IS_INFINITE(i) INTERVAL_NOT_FINITE(i)
+#else
+#define IDGEN_INTERVAL_IS_INFINITE(i) false
+#endif

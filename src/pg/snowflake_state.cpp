@@ -2,10 +2,6 @@
 // and the persisted high-water mark that survives restarts. See snowflake_state.h.
 #include "snowflake_state.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -19,14 +15,10 @@ extern "C" {
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "miscadmin.h"
-#include "storage/fd.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
-#include "storage/latch.h"
-#include "storage/proc.h"
 #include "storage/spin.h"
-#include "utils/wait_event.h"
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 }
@@ -328,30 +320,12 @@ Outcome attempt_file(const StateKey& k, const SnowflakeLayout& l, std::uint32_t 
 // fsync, and an LWLock wait cannot be interrupted (LWLockAcquire holds interrupts): so poll it,
 // sleeping on the latch between tries with nothing held, which lets pg_cancel_backend(),
 // statement_timeout and lock_timeout end the wait; bounded like the file lock (kStateLockTimeout).
+TryLock try_io_lock(void*) noexcept {
+    return LWLockConditionalAcquire(g_lock, LW_EXCLUSIVE) ? TryLock::kAcquired : TryLock::kBusy;
+}
+
 bool acquire_io_lock(StateError& err) {
-    TimestampTz start = 0;
-    for (int tries = 0;; ++tries) {
-        if (LWLockConditionalAcquire(g_lock, LW_EXCLUSIVE)) return true;
-        if (tries < 64) {
-            SPIN_DELAY();
-            continue;
-        }
-        const TimestampTz now = GetCurrentTimestamp();
-        if (start == 0) start = now;
-        const int bound_ms = LockTimeout > 0 && LockTimeout < 10000 ? LockTimeout : 10000;
-        if (now - start >= static_cast<TimestampTz>(bound_ms) * 1000) {
-            err.code = Error::kStateLockTimeout;
-            snprintf(t_detail, sizeof t_detail,
-                     "could not lock the shared generator state within %d ms (another backend is writing its "
-                     "state file; a slow fsync, or lock_timeout)",
-                     bound_ms);
-            err.detail = t_detail;
-            return false;
-        }
-        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 1, PG_WAIT_EXTENSION);
-        ResetLatch(MyLatch);
-        CHECK_FOR_INTERRUPTS();
-    }
+    return wait_for_lock(try_io_lock, nullptr, "the shared id_gen generator state", err);
 }
 
 // Per-backend leases (without preloading): a block of one time unit's sequence numbers taken from
@@ -477,8 +451,6 @@ static void attach_dsm_if_available() {
     g_shared = sh;
 #endif
 }
-
-bool snowflake_shmem_ready() noexcept { return g_shared != nullptr; }
 
 const char* snowflake_state_storage_name() {
     if (g_shared != nullptr && g_shared_is_dsm) return "dsm registry";

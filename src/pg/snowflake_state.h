@@ -71,7 +71,6 @@ extern bool g_enable_test_clock;    // id_gen.enable_test_clock (server-level): 
 void snowflake_define_settings();
 void snowflake_request_shmem();  // from shmem_request_hook
 void snowflake_attach_shmem();   // from shmem_startup_hook
-bool snowflake_shmem_ready() noexcept;
 // "shared memory" (preloaded), "dsm registry" (17+, attached on first use) or "files". May
 // raise while attaching the DSM segment (out of memory).
 const char* snowflake_state_storage_name();

@@ -112,36 +112,20 @@ bool ensure_dir(const char* dir, const char* parent) noexcept {
     return errno == EEXIST;
 }
 
-// Locks `fd` exclusively: polls with LOCK_NB, then sleeps on the latch between tries, so the wait
-// can be cancelled. Nothing is held while waiting; CHECK_FOR_INTERRUPTS() may raise.
-bool lock_interruptible(int fd, const char* path, StateError& err) {
-    TimestampTz start = 0;
-    for (int tries = 0;; ++tries) {
-        if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return true;
+TryLock try_flock(void* arg) noexcept {
+    const int fd = *static_cast<const int*>(arg);
+    for (;;) {
+        if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return TryLock::kAcquired;
         if (errno == EINTR) continue;
-        if (errno != EWOULDBLOCK) return fail_errno(err, "lock", path);
-        // Lock holders keep it for microseconds (one read, one write), or one fsync: spin briefly
-        // first, then sleep in 1 ms steps.
-        if (tries < 64) {
-            sched_yield();
-            continue;
-        }
-        const TimestampTz now = GetCurrentTimestamp();
-        if (start == 0) start = now;
-        const int bound_ms = LockTimeout > 0 && LockTimeout < kDefaultLockWaitMs ? LockTimeout : kDefaultLockWaitMs;
-        if (now - start >= static_cast<TimestampTz>(bound_ms) * 1000) {
-            err.code = Error::kStateLockTimeout;
-            snprintf(t_detail, sizeof t_detail,
-                     "could not lock id_gen state file \"%s\" within %d ms (another backend holds it; a slow "
-                     "fsync of the state file, or lock_timeout)",
-                     path, bound_ms);
-            err.detail = t_detail;
-            return false;
-        }
-        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 1, PG_WAIT_EXTENSION);
-        ResetLatch(MyLatch);
-        CHECK_FOR_INTERRUPTS();
+        return errno == EWOULDBLOCK ? TryLock::kBusy : TryLock::kError;
     }
+}
+
+// Locks `fd` exclusively (see wait_for_lock).
+bool lock_interruptible(int fd, const char* path, StateError& err) {
+    char what[96];
+    snprintf(what, sizeof what, "id_gen state file \"%s\"", path);
+    return wait_for_lock(try_flock, &fd, what, err);
 }
 
 bool read_all(int fd, std::uint8_t* buf, std::size_t cap, std::size_t& len) noexcept {
@@ -229,6 +213,41 @@ bool create_state(const StateKey& k, const char* path, std::int64_t start_mark, 
 }
 
 }  // namespace
+
+bool wait_for_lock(TryLock (*attempt)(void*), void* arg, const char* what, StateError& err) {
+    TimestampTz start = 0;
+    for (int tries = 0;; ++tries) {
+        const TryLock r = attempt(arg);
+        if (r == TryLock::kAcquired) return true;
+        if (r == TryLock::kError) {
+            err.code = Error::kStateIoError;
+            snprintf(t_detail, sizeof t_detail, "could not lock %s: %s", what, strerror(errno));
+            err.detail = t_detail;
+            return false;
+        }
+        // Lock holders keep it for microseconds (one read, one write), or one fsync: spin briefly
+        // first, then sleep in 1 ms steps.
+        if (tries < 64) {
+            sched_yield();
+            continue;
+        }
+        const TimestampTz now = GetCurrentTimestamp();
+        if (start == 0) start = now;
+        const int bound_ms = LockTimeout > 0 && LockTimeout < kDefaultLockWaitMs ? LockTimeout : kDefaultLockWaitMs;
+        if (now - start >= static_cast<TimestampTz>(bound_ms) * 1000) {
+            err.code = Error::kStateLockTimeout;
+            snprintf(t_detail, sizeof t_detail,
+                     "could not lock %s within %d ms (another backend holds it, as through a slow fsync of a "
+                     "state file; or lock_timeout)",
+                     what, bound_ms);
+            err.detail = t_detail;
+            return false;
+        }
+        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 1, PG_WAIT_EXTENSION);
+        ResetLatch(MyLatch);
+        CHECK_FOR_INTERRUPTS();
+    }
+}
 
 std::uint64_t current_sysid() noexcept { return GetSystemIdentifier(); }
 

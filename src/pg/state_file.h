@@ -36,6 +36,14 @@ struct StateError {
     const char* detail = "";
 };
 
+// Takes a lock by polling `attempt` (which must not block or raise): spins briefly, then sleeps
+// 1 ms on the latch between tries with nothing held, so CHECK_FOR_INTERRUPTS() ends the wait on
+// pg_cancel_backend() or statement_timeout (it may raise; only trivially destructible locals may be
+// live in the callers). Gives up after lock_timeout when set, otherwise 10 s: kStateLockTimeout,
+// the message naming `what`. kError from `attempt` (errno set) is kStateIoError.
+enum class TryLock { kAcquired, kBusy, kError };
+[[nodiscard]] bool wait_for_lock(TryLock (*attempt)(void*), void* arg, const char* what, StateError& err);
+
 // Opens, locks and reads the state of `key`: creates it when missing (importing and retiring
 // 0.1.0's record of the same key), follows a replaced or deleted file (carrying the larger mark
 // over), refuses a damaged one (kStateDamaged naming the file). `now_ms` and `horizon_ms` give the

@@ -82,9 +82,7 @@ IDGEN_FUNCTION(gen_uuidv7_shift) {
     Interval* shift = PG_GETARG_INTERVAL_P(0);
     auto ns = g_generator.clock().tick(idgen::unix_time_ns());
     if (!ns) return failure.fail(ns.error(), kType, "the clock is past the year 2262");
-#ifdef INTERVAL_NOT_FINITE
-    if (INTERVAL_NOT_FINITE(shift)) raise_shift_out_of_range(true);
-#endif
+    if (IDGEN_INTERVAL_IS_INFINITE(shift)) raise_shift_out_of_range(true);
     const TimestampTz now_ts = *ns / 1000 - kPgEpochUnixUs;
     const TimestampTz ts = DatumGetTimestampTz(
         DirectFunctionCall2(timestamptz_pl_interval, TimestampTzGetDatum(now_ts), IntervalPGetDatum(shift)));
