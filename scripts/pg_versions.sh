@@ -16,7 +16,8 @@
 #   IDGEN_PG_BUILD_JOBS   make -j (default 2)
 # Progress goes to stderr, results to stdout. Every step is bounded by a timeout; on failure the
 # step and the end of its log are printed and the exit status is non-zero. The servers are built
-# without LLVM (no JIT), so PGXS compiles no bitcode against them.
+# with LLVM (JIT) from Debian's llvm-14, as Debian builds its own, so PGXS also compiles id_gen to
+# bitcode against them and the JIT's inlining path is tested on every version.
 set -euo pipefail
 
 if [ -n "${IDGEN_PG_CACHE:-}" ]; then
@@ -29,6 +30,7 @@ fi
 CONTRIB=${IDGEN_PG_CONTRIB:-amcheck}
 BUILD_JOBS=${IDGEN_PG_BUILD_JOBS:-2}
 MARKER=.idgen-build-complete
+BUILD_FLAVOUR=llvm14
 SUITES="trixie sid"
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
@@ -92,7 +94,8 @@ mirror() {
 # 17 and later no longer ship generated parsers in their tarballs.
 build_deps() {
   local p missing=()
-  for p in build-essential bison flex perl pkg-config libreadline-dev zlib1g-dev curl ca-certificates; do
+  for p in build-essential bison flex perl pkg-config libreadline-dev zlib1g-dev curl ca-certificates \
+           llvm-14-dev clang-14; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -165,7 +168,8 @@ provide() {
     return
   fi
   PG_CONFIG_OUT=$prefix/bin/pg_config
-  if [ -f "$prefix/$MARKER" ] && "$PG_CONFIG_OUT" --version >/dev/null 2>&1; then
+  # The marker holds the version and the build's options: a cache built otherwise is rebuilt.
+  if [ "$(cat "$prefix/$MARKER" 2>/dev/null)" = "$("$PG_CONFIG_OUT" --version 2>/dev/null) $BUILD_FLAVOUR" ]; then
     say "[$major] cached: $("$PG_CONFIG_OUT" --version) in $prefix"
     return
   fi
@@ -181,8 +185,9 @@ provide() {
   step "$build/unpack.log" 600 tar -xf "$ORIG" -C "$build"
   src=$(find "$build" -mindepth 1 -maxdepth 1 -type d -name 'postgresql-*' | head -1)
   [ -n "$src" ] || die "unexpected layout of $(basename "$ORIG")"
-  # As Debian's server, minus ICU and LLVM; OpenSSL when its headers are there.
-  conf=(--prefix="$prefix" --without-icu --with-readline --with-zlib)
+  # As Debian's server, minus ICU; OpenSSL when its headers are there.
+  conf=(--prefix="$prefix" --without-icu --with-readline --with-zlib --with-llvm
+        LLVM_CONFIG=/usr/bin/llvm-config-14 CLANG=/usr/bin/clang-14)
   if [ -f /usr/include/openssl/ssl.h ]; then conf+=(--with-openssl); fi
   say "[$major] configure ${conf[*]}"
   step "$build/configure.log" 900 env -C "$src" ./configure "${conf[@]}"
@@ -198,7 +203,7 @@ provide() {
   done
   "$PG_CONFIG_OUT" --version >/dev/null || die "the installed pg_config does not run"
   # The marker is written last: a build interrupted before this line is redone from scratch.
-  "$PG_CONFIG_OUT" --version >"$prefix/$MARKER"
+  echo "$("$PG_CONFIG_OUT" --version) $BUILD_FLAVOUR" >"$prefix/$MARKER"
   rm -rf "$build"
   say "[$major] built $("$PG_CONFIG_OUT" --version) in $(($(date +%s) - t0))s"
 }
