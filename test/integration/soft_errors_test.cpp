@@ -253,6 +253,7 @@ TEST_F(SoftErrors, AnyTypeAsCoreDoes) {
         {"01ARZ3NDEKTSV4RRFFQ69G5FAV", "early_ulid"},            {"00000000000000000000000000", "early_ulid"},
         {"01ARZ3NDEKTSV4RRFFQ69G5FAU", "early_ulid"},            {"{1,0}", "snowflake[]"},
         {"(1,2)", "point"},         {"(1,2", "point"},           {"\\xzz", "bytea"},
+        {"{{{{{{{1}}}}}}}", "integer[]"},  // 54000: more dimensions than an array may have
     };
     for (const auto& [value, type] : inputs) {
         SCOPED_TRACE(type + " '" + value + "'");
@@ -369,6 +370,19 @@ TEST_F(SoftErrors, ParallelLabel) {
     tx.exec("ANALYZE par");
     tx.exec("SET " + force + " = on");
     tx.exec("SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0");
+    // The same scan is parallel without the function, and not with it.
+    auto plan = [&](const std::string& where) {
+        std::string text;
+        for (const auto& row : tx.exec("EXPLAIN (COSTS OFF) SELECT count(*) FROM par WHERE " + where)) text += row[0].c_str();
+        return text;
+    };
+    EXPECT_NE(plan("v IS NOT NULL").find("Gather"), std::string::npos);
+    EXPECT_EQ(plan("id_gen_input_is_valid(v, 'ulid')").find("Gather"), std::string::npos);
+    EXPECT_EQ(plan("(id_gen_input_error_info(v, 'ulid')).message IS NULL").find("Gather"), std::string::npos);
+    if (version_ >= 160000) {
+        EXPECT_NE(plan("pg_input_is_valid(v, 'ulid')").find("Gather"), std::string::npos);
+        EXPECT_EQ(std::string(tx.exec1("SELECT proparallel FROM pg_proc WHERE proname = 'pg_input_is_valid'")[0].c_str()), "s");
+    }
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM par WHERE id_gen_input_is_valid(v, 'ulid')")[0].as<long>(), 5000);
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM par WHERE (id_gen_input_error_info(v, 'ulid')).sql_error_code = '22P02'")[0]
                   .as<long>(),
@@ -485,6 +499,43 @@ TEST_F(SoftErrors, JsonValueOnError) {
                                           " ERROR ON ERROR)"),
                   c.sqlstate);
     }
+}
+
+// The README's examples, as written there.
+TEST_F(SoftErrors, ReadmeExamples) {
+    pqxx::nontransaction tx(*conn_);
+    EXPECT_TRUE(tx.exec1("SELECT id_gen_input_is_valid('01ARZ3NDEKTSV4RRFFQ69G5FAV', 'ulid')")[0].as<bool>());
+    auto info = [&](const std::string& value, const std::string& type) {
+        const auto r = tx.exec1("SELECT concat_ws(' | ', message, detail, hint, sql_error_code) FROM id_gen_input_error_info(" +
+                                tx.quote(value) + ", " + tx.quote(type) + ")");
+        return std::string(r[0].c_str());
+    };
+    EXPECT_EQ(info("01ARZ3NDEKTSV4RRFFQ69G5FAU", "ulid"),
+              "invalid input syntax for type ulid: \"01ARZ3NDEKTSV4RRFFQ69G5FAU\" | 22P02");
+    EXPECT_EQ(info("0", "snowflake"), "value \"0\" is out of range for type snowflake | 22003");
+    tx.exec("DROP TABLE IF EXISTS incoming; CREATE TABLE incoming (line int, id text)");
+    tx.exec("INSERT INTO incoming VALUES (1, '01ARZ3NDEKTSV4RRFFQ69G5FAV'), (2, '81ARZ3NDEKTSV4RRFFQ69G5FAV')");
+    const auto rejected = tx.exec("SELECT i.line, e.sql_error_code, e.message FROM incoming i, "
+                                  "id_gen_input_error_info(i.id, 'ulid') e WHERE e.sql_error_code IS NOT NULL");
+    ASSERT_EQ(rejected.size(), 1u);
+    EXPECT_EQ(rejected[0][0].as<int>(), 2);
+    EXPECT_EQ(std::string(rejected[0][1].c_str()), "22003");
+    EXPECT_EQ(std::string(rejected[0][2].c_str()), "value \"81ARZ3NDEKTSV4RRFFQ69G5FAV\" is out of range for type ulid");
+
+    // The COPY fragment (17+), its two data lines from a server-side file instead of psql's stdin.
+    if (version_ < 170000) return;
+    Notices notices(*conn_);
+    const std::string file = "/tmp/idgen_it_soft_readme_" + std::to_string(getpid());
+    tx.exec("COPY (VALUES ('01ARZ3NDEKTSV4RRFFQ69G5FAV', '1541815603606036480'), "
+            "('01ARZ3NDEKTSV4RRFFQ69G5FAU', '1541815603606036481')) TO '" + file + "'");
+    tx.exec("DROP TABLE IF EXISTS arrivals; CREATE TABLE arrivals (id ulid, at snowflake)");
+    EXPECT_EQ(tx.exec("COPY arrivals FROM '" + file + "' WITH (ON_ERROR ignore, LOG_VERBOSITY verbose)").affected_rows(), 1u);
+    std::remove(file.c_str());
+    EXPECT_TRUE(notices.has("NOTICE:  skipping row due to data type incompatibility at line 2 for column \"id\": "
+                            "\"01ARZ3NDEKTSV4RRFFQ69G5FAU\""));
+    EXPECT_TRUE(notices.has("NOTICE:  1 row was skipped due to data type incompatibility"));
+    EXPECT_EQ(std::string(tx.exec1("SELECT id::text || ' ' || at::text FROM arrivals")[0].c_str()),
+              "01ARZ3NDEKTSV4RRFFQ69G5FAV 1541815603606036480");
 }
 
 }  // namespace
