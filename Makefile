@@ -3,7 +3,8 @@ EXTENSION  = id_gen
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
 
 MODULE_big = id_gen
-OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*.cpp) $(wildcard src/pg/*.cpp)))
+# C++ glue and core; src/pg/*.c is glue that must use PG_TRY, which C++ code never does.
+OBJS       = $(patsubst %.c,%.o,$(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*.cpp) $(wildcard src/pg/*.cpp) $(wildcard src/pg/*.c))))
 
 # The install script of the current version is assembled from src/sql/*.sql (one file per area).
 # The upgrade script into the current version is src/update/<from>--<to>.sql, where a line

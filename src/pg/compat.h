@@ -26,6 +26,23 @@
 #define IDGEN_ERRSAVE(escontext, ...) ereport(ERROR, __VA_ARGS__)
 #endif
 
+// IDGEN_HAVE_SOFT_INPUT_ERRORS: the server can call a type's input function with an
+// ErrorSaveContext (InputFunctionCallSafe, 16+). Without it (15), id_gen_input_is_valid() runs the
+// input function inside an internal subtransaction instead (input_call.c).
+#if PG_VERSION_NUM >= 160000
+#define IDGEN_HAVE_SOFT_INPUT_ERRORS 1
+#else
+#define IDGEN_HAVE_SOFT_INPUT_ERRORS 0
+#endif
+
+// 16 gave parseTypeString a soft-error context in place of 15's missing_ok flag. Both raise for a
+// malformed or unknown type name here. (The user includes parser/parse_type.h.)
+#if PG_VERSION_NUM >= 160000
+#define IDGEN_PARSE_TYPE_STRING(str, typoid, typmod) parseTypeString((str), (typoid), (typmod), NULL)
+#else
+#define IDGEN_PARSE_TYPE_STRING(str, typoid, typmod) parseTypeString((str), (typoid), (typmod), false)
+#endif
+
 // 17 added the DSM registry (GetNamedDSMSegment): without preloading, generator state can still
 // live in shared memory. IDGEN_HAVE_DSM_REGISTRY says whether it is there.
 #if PG_VERSION_NUM >= 170000
