@@ -59,8 +59,8 @@ PORT=${IDGEN_TEST_PORT:-54329}
 cleanup() {
   stop_cluster "$WORK/pg"
   stop_cluster "$WORK/pg2"
-  # Clusters of the fault layer, should its run have been cut short.
-  for d in "$WORK"/fault/*/*/data; do
+  # Clusters of the fault layer and of the logical replication tests, should a run have been cut short.
+  for d in "$WORK"/fault/*/*/data "$WORK"/logrep/*/data; do
     [ -f "$d/postmaster.pid" ] && as_pg "$PG_BINDIR/pg_ctl" -D "$d" -m immediate -w stop >/dev/null 2>&1
   done
   [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
