@@ -38,6 +38,10 @@ SET LOCAL id_gen.correlation_id = 'job-42';
 SELECT correlation_id();
 COMMIT;
 SELECT correlation_id();
+BEGIN;
+SELECT set_config('id_gen.correlation_id', 'job-43', true), correlation_id();
+COMMIT;
+SELECT correlation_id();
 SELECT set_config('id_gen.correlation_id', 'req-8:a/b+c=d@e_f.g', false), correlation_id();
 RESET id_gen.correlation_id;
 SHOW id_gen.correlation_id;
@@ -55,9 +59,13 @@ SELECT current_setting('id_gen.correlation_id') = '' AS empty_means_none;
 -- Other names under id_gen. are reserved.
 SET id_gen.correlation = 'x';
 
--- Errors reach the client with the tag too.
+-- Errors reach the client with the tag too (the hook sees what goes to the server log: a
+-- NOTICE, below log_min_messages, reaches the client as it is).
 SET id_gen.correlation_id = 'req-err';
 SELECT 1 / 0;
+SET client_min_messages = notice;
+DO $$BEGIN RAISE NOTICE 'a notice'; END$$;
+SET client_min_messages = warning;
 RESET id_gen.correlation_id;
 SELECT 1 / 0;
 

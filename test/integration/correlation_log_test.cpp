@@ -242,6 +242,11 @@ TEST(CorrelationLog, PreloadedEveryMessageCarriesTheCurrentId) {
         tx.exec("DO $$BEGIN RAISE LOG 'no id any more'; END$$");
     }
     const auto lines = log.of_pid(pid);
+    // The server's " at character N" follows the tag.
+    bool seen_position = false;
+    for (const auto& e : lines)
+        if (e.level == "ERROR" && ends_with(e.text, tag(local) + " at character 8")) seen_position = true;
+    EXPECT_TRUE(seen_position) << log.text().substr(0, 5000);
     int messages = 0;
     bool seen_local_error = false, seen_big = false, seen_untagged = false, seen_after = false, seen_warning = false;
     bool after_reset = false;
@@ -417,6 +422,24 @@ TEST(CorrelationLog, NotPreloadedTagsFromTheFirstCall) {
     EXPECT_TRUE(error) << log.text();
 }
 
+// session_preload_libraries (here from the connection string, as a superuser may; per database or
+// role with ALTER ... SET) loads the library when the session starts: every line is tagged.
+TEST(CorrelationLog, NotPreloadedSessionPreloadTagsFromTheStart) {
+    Db db(nopreload_server(), "it_corr_session");
+    Log log(nopreload_server().log);
+    const std::string id = unique("early");
+    pqxx::connection c(db.dsn("-c session_preload_libraries=id_gen -c id_gen.correlation_id=" + id));
+    const int pid = backend_pid(c);
+    {
+        pqxx::nontransaction tx(c);
+        tx.exec("DO $$BEGIN RAISE LOG 'first statement'; END$$");
+    }
+    bool first = false;
+    for (const auto& e : log.of_pid(pid))
+        if (e.text == "first statement" + tag(id)) first = true;
+    EXPECT_TRUE(first) << log.text();
+}
+
 // No log injection: a value with a line break, a bracket or a space is refused (22023) and shown
 // escaped; the log holds no forged line.
 TEST(CorrelationLog, ForgedLinesAreRefused) {
@@ -494,8 +517,81 @@ TEST(CorrelationLog, CountedChildrenAreUniqueAcrossBackends) {
             EXPECT_EQ(numbers.size(), static_cast<std::size_t>(kConns * kEach));
             EXPECT_EQ(*numbers.begin(), 1);
             EXPECT_EQ(*numbers.rbegin(), kConns * kEach);
+            // The counters are the server's, not the database's.
+            Db other(s, "it_corr_count_other");
+            pqxx::connection oc(other.dsn());
+            EXPECT_EQ(one(oc, "SELECT correlation_extend('" + parent + "')"),
+                      parent + "." + std::to_string(kConns * kEach + 1));
         }
     }
+}
+
+// A preloaded cluster of its own (the test fills the counter table for good): a parent whose slot
+// was evicted continues above every number it was given, parents counted after the table filled up
+// no longer start at 1, and a restart starts the counters over.
+class OwnCluster {
+public:
+    OwnCluster() {
+        dir_ = env_or("IDGEN_WORK", "/tmp") + "/corr_own";
+        port_ = std::to_string(std::stoi(env_or("PGPORT", "5432")) + 3);
+        const std::string user = env_or("IDGEN_PG_OS_USER", "");
+        as_ = user.empty() || user == env_or("USER", "") ? "" : "runuser -u " + user + " -- ";
+        bin_ = env_or("IDGEN_PG_BINDIR", "/usr/lib/postgresql/15/bin");
+        std::string cmd = "rm -rf " + dir_ + " && mkdir -p " + dir_ + " && chown " + (user.empty() ? "$(id -un)" : user) +
+                          " " + dir_ + " && " + as_ + bin_ + "/initdb -D " + dir_ + "/data -U postgres -A trust " +
+                          "-E UTF8 --locale=C.UTF-8 >" + dir_ + "/initdb.log 2>&1";
+        ok_ = std::system(cmd.c_str()) == 0;
+        cmd = "printf \"listen_addresses = ''\\nport = " + port_ + "\\nunix_socket_directories = '" + dir_ +
+              "'\\nfsync = off\\nshared_buffers = 32MB\\nshared_preload_libraries = 'id_gen'\\n\" | " + as_ +
+              "tee -a " + dir_ + "/data/postgresql.conf >/dev/null";
+        ok_ = ok_ && std::system(cmd.c_str()) == 0;
+        ok_ = ok_ && pg_ctl("start") == 0;
+    }
+    ~OwnCluster() {
+        pg_ctl("stop -m fast");
+        std::system(("rm -rf " + dir_).c_str());
+    }
+    OwnCluster(const OwnCluster&) = delete;
+    OwnCluster& operator=(const OwnCluster&) = delete;
+    [[nodiscard]] bool ok() const { return ok_; }
+    [[nodiscard]] Server server() const { return {dir_, port_, dir_ + "/server.log", true}; }
+    int pg_ctl(const std::string& args) const {
+        const std::string cmd =
+            as_ + bin_ + "/pg_ctl -D " + dir_ + "/data -l " + dir_ + "/server.log -w -t 60 " + args + " >/dev/null";
+        return std::system(cmd.c_str());
+    }
+
+private:
+    std::string dir_, port_, as_, bin_;
+    bool ok_ = false;
+};
+
+TEST(CorrelationCounterTable, EvictionAndRestart) {
+    OwnCluster own;
+    ASSERT_TRUE(own.ok());
+    const Server s = own.server();
+    exec(s.dsn(), "CREATE EXTENSION id_gen");
+    {
+        pqxx::connection c(s.dsn());
+        EXPECT_EQ(one(c, "SELECT correlation_counter_storage()"), "shared memory");
+        EXPECT_EQ(one(c, "SELECT correlation_extend('keep')"), "keep.1");
+        EXPECT_EQ(one(c, "SELECT correlation_extend('keep')"), "keep.2");
+        EXPECT_EQ(one(c, "SELECT correlation_extend('keep')"), "keep.3");
+        // 30,000 other parents once each: far more than the 8,192 slots.
+        EXPECT_EQ(one(c, "SELECT count(DISTINCT correlation_extend('flood-' || g)) FROM generate_series(1, 30000) g"),
+                  "30000");
+        // Whether or not 'keep' lost its slot, it continues above 3.
+        const std::string next = one(c, "SELECT correlation_extend('keep')");
+        ASSERT_EQ(next.rfind("keep.", 0), 0u) << next;
+        EXPECT_GT(std::stol(next.substr(5)), 3) << next;
+        // New parents now take evicted slots: they start above the numbers evicted before them.
+        EXPECT_EQ(one(c, "SELECT count(*) FILTER (WHERE correlation_extend('new-' || g) <> 'new-' || g || '.1') "
+                         "FROM generate_series(1, 100) g"),
+                  "100");
+    }
+    ASSERT_EQ(own.pg_ctl("restart"), 0);
+    pqxx::connection c(s.dsn());
+    EXPECT_EQ(one(c, "SELECT correlation_extend('keep')"), "keep.1");  // counts from 1 again
 }
 
 }  // namespace
