@@ -422,6 +422,23 @@ TEST(CorrelationLog, NotPreloadedTagsFromTheFirstCall) {
     EXPECT_TRUE(error) << log.text();
 }
 
+// Before the library is loaded the server keeps any text as a placeholder; when the library loads,
+// the placeholder is checked like a SET: an invalid one is dropped with a warning (value escaped).
+TEST(CorrelationLog, NotPreloadedInvalidPlaceholderIsDropped) {
+    Db db(nopreload_server(), "it_corr_placeholder");
+    Log log(nopreload_server().log);
+    const std::string marker = unique("bad");
+    pqxx::connection c(db.dsn("-c id_gen.correlation_id=" + marker + "]x"));
+    const std::string id = one(c, "SELECT correlation_id()");
+    EXPECT_EQ(id.find(marker), std::string::npos) << id;
+    EXPECT_EQ(id.size(), 36u) << id;  // a fresh UUIDv7
+    const std::string text = log.text();
+    EXPECT_NE(text.find("WARNING:  invalid value for parameter \"id_gen.correlation_id\": \"" + marker + "\\x5dx\""),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("[corr_id=" + marker), std::string::npos) << text;
+}
+
 // session_preload_libraries (here from the connection string, as a superuser may; per database or
 // role with ALTER ... SET) loads the library when the session starts: every line is tagged.
 TEST(CorrelationLog, NotPreloadedSessionPreloadTagsFromTheStart) {
