@@ -25,7 +25,6 @@
 
 extern "C" {
 #include "access/htup_details.h"
-#include "access/parallel.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/ipc.h"
@@ -327,13 +326,13 @@ IDGEN_FUNCTION(correlation_id) {
 IDGEN_FUNCTION(correlation_extend) {
     IdBuf parent;
     char out[idgen::kCorrelationIdMaxLen];
-    bool random = false;
+    bool by_random = false;
     if (PG_ARGISNULL(1)) {
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("method must be 'counter' or 'random'")));
     } else {
         const TextArg m = arg_text(fcinfo, 1);
         if (m.len == 6 && std::memcmp(m.data, "random", 6) == 0) {
-            random = true;
+            by_random = true;
         } else if (!(m.len == 7 && std::memcmp(m.data, "counter", 7) == 0)) {
             char shown[64];
             idgen::correlation_escape(m.data, m.len, shown, sizeof shown);
@@ -344,7 +343,7 @@ IDGEN_FUNCTION(correlation_extend) {
     }
     const std::size_t n = PG_ARGISNULL(0) ? current_or_fresh(parent) : arg_id(fcinfo, 0, parent);
     idgen::Result<std::size_t> r = std::size_t{0};
-    if (random) {
+    if (by_random) {
         r = idgen::correlation_child_random(parent, n, idgen::pg::backend_entropy(), out);
     } else {
         attach_counters();
