@@ -2,6 +2,7 @@
 #include "module.h"
 
 #include "boundary.h"
+#include "correlation.h"
 #include "snowflake_state.h"
 
 extern "C" {
@@ -10,9 +11,13 @@ PG_MODULE_MAGIC;
 void _PG_init(void);
 }
 
-// Settings under the reserved id_gen. prefix, and (only while preloading) the shared-memory
-// requests of the snowflake generators.
-extern "C" void _PG_init(void) { idgen::pg::snowflake_define_settings(); }
+// Settings under the reserved id_gen. prefix (the snowflake ones reserve the prefix, so every
+// setting is defined before them), the log hook of correlation IDs, and (only while preloading)
+// the shared-memory requests of the correlation counters and the snowflake generators.
+extern "C" void _PG_init(void) {
+    idgen::pg::correlation_init();
+    idgen::pg::snowflake_define_settings();
+}
 
 namespace idgen::pg {
 

@@ -13,3 +13,4 @@
 \ir ../sql/70_surface_0_2.sql
 
 \ir ../sql/80_input_check.sql
+\ir ../sql/82_correlation.sql
