@@ -130,7 +130,7 @@ else
     consent
   fi
   install_extension
-  say "installed ${#changed[@]} files"
+  say "installed ${#changed[@]} file$([ ${#changed[@]} -eq 1 ] || echo s)"
 fi
 
 # 3. A throwaway cluster that preloads id_gen and is snowflake node 1, and the demo in one session.

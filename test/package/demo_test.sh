@@ -86,7 +86,7 @@ rc=$?
 ok $? "the demo succeeds without a terminal (status $rc)" "$WORK/demo.out"
 plan=$(grep -nE '^    .*/extension/: .*id_gen\.control' "$WORK/demo.out" | head -1 | cut -d: -f1)
 went=$(grep -n '^demo: no terminal to ask: going ahead' "$WORK/demo.out" | head -1 | cut -d: -f1)
-installed=$(grep -n '^demo: installed [0-9]* files' "$WORK/demo.out" | head -1 | cut -d: -f1)
+installed=$(grep -nE '^demo: installed [0-9]+ files?$' "$WORK/demo.out" | head -1 | cut -d: -f1)
 [ -n "$plan" ] && [ -n "$went" ] && [ -n "$installed" ] && [ "$plan" -lt "$went" ] && [ "$went" -lt "$installed" ]
 ok $? "it lists the file it replaces in the server's extension directory, says it goes ahead, then installs" "$WORK/demo.out"
 cmp -s "$ROOT/id_gen.control" "$control_installed"
