@@ -11,7 +11,7 @@ set -uo pipefail
 # shellcheck source=../../scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 DEMO="$ROOT/scripts/demo.sh"
-WORK=$(mktemp -d /tmp/id_gen_demo_test.XXXXXX)
+WORK=$(mktemp -d -t id_gen_demo_test.XXXXXX)
 export PG_CONFIG
 
 n=0

@@ -276,11 +276,16 @@ my $fresh = sub { my $m = eval { JSON::PP->new->utf8->decode($meta_text // '') }
 my @errors = spec_errors($fresh->());
 check(!@errors, 'META.json is valid against the PGXN Meta Spec 1.0.0', @errors);
 
-# The extension's version, from its control file.
-my %control;
-for my $line (split /\n/, slurp("$root/id_gen.control") // '') {
-    $control{$1} = $2 if $line =~ /^\s*(\w+)\s*=\s*'([^']*)'/;
+# The settings of an extension's control file (name = 'value' lines).
+sub control_of {
+    my ($ext) = @_;
+    my %c;
+    for my $line (split /\n/, slurp("$root/$ext.control") // '') {
+        $c{$1} = $2 if $line =~ /^\s*(\w+)\s*=\s*'([^']*)'/;
+    }
+    return %c;
 }
+my %control = control_of('id_gen');
 my $ext_version = $control{default_version} // '(none)';
 
 check(($meta->{name} // '') eq 'id_gen', 'META.json names the distribution id_gen', "name: " . ($meta->{name} // 'missing'));
@@ -296,10 +301,7 @@ check(join(',', sort keys %$provides) eq join(',', sort @controls),
       'provides: ' . join(', ', sort keys %$provides));
 for my $ext (sort keys %$provides) {
     my $x = is_map($provides->{$ext}) ? $provides->{$ext} : {};
-    my %c;
-    for my $line (split /\n/, slurp("$root/$ext.control") // '') {
-        $c{$1} = $2 if $line =~ /^\s*(\w+)\s*=\s*'([^']*)'/;
-    }
+    my %c = control_of($ext);
     check(defined $c{default_version} && ($x->{version} // '') eq $c{default_version},
           "provides/$ext/version is $ext.control's default_version",
           "provides: " . ($x->{version} // 'missing') . ", control: " . ($c{default_version} // 'missing'));
