@@ -1,19 +1,43 @@
 #!/usr/bin/env bash
 # Installs what building and testing id_gen needs on Debian 12, skipping what is present.
+#   --demo      only what building the extension and running scripts/demo.sh need (Debian's
+#               PostgreSQL 15 only when PG_CONFIG is unset or names it)
+#   --missing   print the packages that are not installed (one line, nothing if none); install nothing
 set -euo pipefail
 
-packages=(
-  build-essential g++ make cmake pkg-config
-  postgresql-15 postgresql-client-15 postgresql-contrib postgresql-server-dev-15
-  libpq-dev libpqxx-dev libgtest-dev
-  clang-14 libclang-rt-14-dev llvm-14
-  # scripts/pg_versions.sh: building PostgreSQL 17 and 18 from source (17+ tarballs need bison/flex)
-  bison flex libreadline-dev zlib1g-dev curl ca-certificates
-)
+demo=0
+list_only=0
+for arg in "$@"; do
+  case $arg in
+    --demo) demo=1 ;;
+    --missing) list_only=1 ;;
+    *) echo "usage: $0 [--demo] [--missing]" >&2; exit 2 ;;
+  esac
+done
+
+# Building the extension and running a cluster (postgresql-server-dev-15 brings clang-14 and
+# llvm-14-dev, which PGXS uses for the server's JIT bitcode).
+packages=(build-essential g++ make)
+if [ "$demo" -eq 0 ] || [ "${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}" = /usr/lib/postgresql/15/bin/pg_config ]; then
+  packages+=(postgresql-15 postgresql-client-15 postgresql-server-dev-15)
+fi
+if [ "$demo" -eq 0 ]; then
+  packages+=(
+    cmake pkg-config postgresql-contrib
+    libpq-dev libpqxx-dev libgtest-dev
+    clang-14 libclang-rt-14-dev llvm-14
+    # scripts/pg_versions.sh: building PostgreSQL 17 and 18 from source (17+ tarballs need bison/flex)
+    bison flex libreadline-dev zlib1g-dev curl ca-certificates
+  )
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+if [ "$list_only" -eq 1 ]; then
+  [ ${#missing[@]} -eq 0 ] || echo "${missing[*]}"
+  exit 0
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "installing: ${missing[*]}"

@@ -18,7 +18,8 @@ else
   as_pg() { "$@"; }
 fi
 
-build_extension() {
+# compile_extension: builds id_gen in the repository against $PG_CONFIG (nothing outside it).
+compile_extension() {
   # Objects built against another server version are not reused.
   local stamp="$ROOT/.pg_config.stamp" want
   want="$PG_CONFIG $("$PG_CONFIG" --version)"
@@ -27,7 +28,15 @@ build_extension() {
     echo "$want" >"$stamp"
   fi
   make -C "$ROOT" -s -j"$JOBS" PG_CONFIG="$PG_CONFIG"
+}
+
+# install_extension: installs the build into the server's directories (as root).
+install_extension() {
   as_root make -C "$ROOT" -s install PG_CONFIG="$PG_CONFIG" >/dev/null
+}
+
+build_extension() {
+  compile_extension && install_extension
 }
 
 # start_cluster DIR PORT [postgresql.conf lines...]: initdb + start on a private Unix socket in DIR.

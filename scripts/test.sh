@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test layer of id_gen against its own throwaway PostgreSQL cluster and ends with the
 # line "N passed, N failed". Exit status 0 only when nothing failed.
-#   FUZZ_SECONDS   seconds per fuzz target (default 15; run longer by hand)
+#   FUZZ_SECONDS     seconds per fuzz target (default 15; run longer by hand)
+#   IDGEN_TEST_PORT  the first port of the test clusters (default 54329); they use it and the
+#                    next three
 set -uo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -10,13 +12,21 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-15}
 # IDGEN_PG_VERSIONS (default "15 17 18"): every layer once per PostgreSQL major version, each
 # against its own server (scripts/pg_versions.sh builds the ones Debian 12 does not package, once,
 # into a cache outside the repository), a line per version, then the sum. Set to one version for a
-# quicker run; set to "" for one run against $PG_CONFIG.
+# quicker run; set to "" for one run against $PG_CONFIG (without the package layer).
 IDGEN_PG_VERSIONS=${IDGEN_PG_VERSIONS-15 17 18}
 if [ -n "$IDGEN_PG_VERSIONS" ]; then
   "$ROOT/scripts/deps.sh" || exit 1
-  total_p=0
-  total_f=0
-  lines=()
+  # The package layer, once, before the versions: META.json, LICENSE, CHANGELOG.md, and the
+  # README's demo, run on $PG_CONFIG's server (Debian's 15 by default) on the first test port.
+  echo "==== package"
+  log=$(mktemp)
+  [ -x "$PG_CONFIG" ] || PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+  PG_CONFIG=$PG_CONFIG IDGEN_DEMO_PORT=${IDGEN_TEST_PORT:-54329} "$ROOT/test/package/run.sh" 2>&1 | tee "$log"
+  result=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+  rm -f "$log"
+  result=${result:-0 passed, 1 failed}
+  lines=("== package: $result")
+  read -r total_p _ total_f _ <<<"$result"
   for v in $IDGEN_PG_VERSIONS; do
     echo "==== PostgreSQL $v"
     result="0 passed, 1 failed"
