@@ -7,7 +7,7 @@
 //   ```sql               runs on every server: with id_gen preloaded and without
 //   ```sql preload       only where shared_preload_libraries has id_gen
 //   ```sql nopreload     only where it has not
-//   ```sql pg17+         only on PostgreSQL 17 and later (any major)
+//   ```sql pg17+         only on PostgreSQL 17 and later (pg16-: 16 and earlier; pg17: 17 only)
 //   ```sql citus         needs Citus: skipped (reported) until the test command has a Citus layer
 //   ```sql fragment      not run: placeholders, or a step that cannot run in the README's sequence
 // After a statement's ';', on the same line or on the lines directly below it:
@@ -17,6 +17,7 @@
 // Any other comment is prose.
 #pragma once
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 #include <vector>
@@ -43,7 +44,8 @@ struct Block {
     std::string heading;            // the nearest heading above it
     std::vector<std::string> tags;  // the fence's words after "sql"
     bool preload = false, nopreload = false, citus = false, fragment = false;
-    int min_major = 0;              // from a pgNN+ tag
+    int min_major = 0;              // the server versions it runs on, from pgNN, pgNN+, pgNN- tags
+    int max_major = 1000;
     std::vector<Statement> statements;
     std::string error;              // a convention broken: the block fails with this
 };
@@ -275,15 +277,31 @@ inline std::string apply_tags(Block& b) {
         else if (t == "nopreload") b.nopreload = true;
         else if (t == "citus") b.citus = true;
         else if (t == "fragment") b.fragment = true;
-        else if (t.size() >= 4 && starts_with(t, "pg") && t.back() == '+' &&
-                 t.find_first_not_of("0123456789", 2) == t.size() - 1)
-            b.min_major = std::stoi(t.substr(2, t.size() - 3));
-        else
-            return "unknown fence tag \"" + t + "\" (known: preload, nopreload, pgNN+, citus, fragment)";
+        else if (t.size() >= 3 && starts_with(t, "pg") && std::isdigit(static_cast<unsigned char>(t[2]))) {
+            // pgNN (that major), pgNN+ (and later), pgNN- (and earlier)
+            const std::size_t end = t.find_first_not_of("0123456789", 2);
+            const std::string suffix = end == std::string::npos ? "" : t.substr(end);
+            if (suffix != "" && suffix != "+" && suffix != "-") return "unknown fence tag \"" + t + "\"";
+            const int major = std::stoi(t.substr(2, end == std::string::npos ? std::string::npos : end - 2));
+            if (suffix != "-") b.min_major = std::max(b.min_major, major);
+            if (suffix != "+") b.max_major = std::min(b.max_major, major);
+        } else {
+            return "unknown fence tag \"" + t + "\" (known: preload, nopreload, pgNN, pgNN+, pgNN-, citus, fragment)";
+        }
     }
     if (b.preload && b.nopreload) return "a block cannot need both preload and nopreload";
+    if (b.min_major > b.max_major) return "the block's pg tags leave no server version";
     if (b.fragment && b.tags.size() > 1) return "a fragment is never run: it takes no other tag";
     return "";
+}
+
+// Whether a (trimmed) line opens or closes a fenced block: ``` or ~~~; a backtick fence's info
+// string has no backtick (CommonMark), so a line starting with inline code such as ```` ```sql ````
+// is not a fence.
+inline bool is_fence(const std::string& t) {
+    if (starts_with(t, "~~~")) return true;
+    if (!starts_with(t, "```")) return false;
+    return t.find('`', t.find_first_not_of('`')) == std::string::npos;
 }
 
 // Every ```sql block of a Markdown text, in order.
@@ -304,7 +322,7 @@ inline std::vector<Block> parse_readme(const std::string& md) {
         ++line;
         if (!in_fence) {
             std::string t = trim(l);
-            if (starts_with(t, "```") || starts_with(t, "~~~")) {
+            if (is_fence(t)) {
                 in_fence = true;
                 fence = t.substr(0, 3);
                 std::string info = trim(t.substr(3));
@@ -350,6 +368,61 @@ inline std::vector<Block> parse_readme(const std::string& md) {
         blocks.push_back(cur);
     }
     return blocks;
+}
+
+// GitHub's anchor for a heading: lower case; letters, digits, '_', '-' and spaces kept (spaces
+// become '-'), everything else dropped (non-ASCII too, which is right for punctuation such as '—').
+inline std::string anchor_of(const std::string& heading) {
+    std::string a;
+    for (char c : heading) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u) || c == '_' || c == '-') a += static_cast<char>(std::tolower(u));
+        else if (c == ' ') a += '-';
+    }
+    return a;
+}
+
+struct MarkdownOutline {
+    std::vector<std::pair<int, std::string>> headings;             // level, text (outside fences)
+    std::vector<std::pair<int, std::string>> links;                // line, target of ](target)
+    std::vector<std::string> contents_links;                       // targets listed under "## Contents"
+};
+
+inline MarkdownOutline outline_of(const std::string& md) {
+    MarkdownOutline o;
+    bool in_fence = false, in_contents = false;
+    std::size_t p = 0;
+    int line = 0;
+    while (p < md.size()) {
+        std::size_t nl = md.find('\n', p);
+        if (nl == std::string::npos) nl = md.size();
+        const std::string l = md.substr(p, nl - p);
+        p = nl + 1;
+        ++line;
+        if (is_fence(trim(l))) {
+            in_fence = !in_fence;
+            continue;
+        }
+        if (in_fence) continue;
+        if (starts_with(l, "#")) {
+            const std::size_t h = l.find_first_not_of('#');
+            const int level = static_cast<int>(h == std::string::npos ? l.size() : h);
+            o.headings.emplace_back(level, h == std::string::npos ? "" : trim(l.substr(h)));
+            if (level <= 2) in_contents = o.headings.back().second == "Contents";
+            continue;
+        }
+        // Links outside inline code: ](target)
+        bool code = false;
+        for (std::size_t i = 0; i < l.size(); ++i) {
+            if (l[i] == '`') code = !code;
+            if (code || l.compare(i, 2, "](") != 0) continue;
+            const std::size_t e = l.find(')', i + 2);
+            if (e == std::string::npos) break;
+            o.links.emplace_back(line, l.substr(i + 2, e - i - 2));
+            if (in_contents) o.contents_links.push_back(o.links.back().second);
+        }
+    }
+    return o;
 }
 
 // The shape check of "-- e.g. <example>": the same length, the same characters where the example

@@ -274,23 +274,26 @@ TEST_P(ReadmeBlock, Runs) {
     if (b.fragment) GTEST_SKIP() << at << " [sql fragment]: shown, not run";
     if (b.citus) GTEST_SKIP() << at << " [sql citus]: needs Citus, which this test command does not provide yet";
     int ran = 0;
-    std::string too_old;
+    std::string other_version;
     for (Cluster* c : {&g_main, &g_second}) {
         if ((b.preload && !c->want_preloaded) || (b.nopreload && c->want_preloaded)) continue;
         if (!c->setup_error.empty()) {
             ADD_FAILURE() << at << " (" << c->label << "): " << c->setup_error;
             continue;
         }
-        if (c->major < b.min_major) {
-            too_old = "PostgreSQL " + std::to_string(c->major);
+        if (c->major < b.min_major || c->major > b.max_major) {
+            other_version = "PostgreSQL " + std::to_string(c->major);
             continue;
         }
         ++ran;
         const std::string failures = run_block(*c, b);
         if (!failures.empty()) ADD_FAILURE() << failures;
     }
-    if (ran == 0 && !too_old.empty())
-        GTEST_SKIP() << at << " [sql pg" << b.min_major << "+]: not run on " << too_old;
+    if (ran == 0 && !other_version.empty()) {
+        std::string tags;
+        for (const auto& t : b.tags) tags += " " + t;
+        GTEST_SKIP() << at << " [sql" << tags << "]: not run on " << other_version;
+    }
 }
 
 std::string block_name(const ::testing::TestParamInfo<Block>& info) {
@@ -305,5 +308,40 @@ std::string block_name(const ::testing::TestParamInfo<Block>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Readme, ReadmeBlock, ::testing::ValuesIn(load_blocks()), block_name);
+
+// Every link inside the README reaches a heading of it or a file of the repository, and the
+// table of contents lists every section.
+TEST(ReadmeLinks, ReachTheirTargetsAndContentsListsEverySection) {
+    std::ifstream in(readme_path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    ASSERT_TRUE(in) << readme_path();
+    const auto o = idgen::readme::outline_of(ss.str());
+    std::map<std::string, int> anchors;  // GitHub numbers repeated headings: x, x-1, x-2
+    std::set<std::string> all;
+    for (const auto& [level, text] : o.headings) {
+        std::string a = idgen::readme::anchor_of(text);
+        const int n = anchors[a]++;
+        all.insert(n == 0 ? a : a + "-" + std::to_string(n));
+    }
+    const std::string dir = readme_path().substr(0, readme_path().rfind('/') + 1);
+    for (const auto& [line, target] : o.links) {
+        if (idgen::readme::starts_with(target, "http://") || idgen::readme::starts_with(target, "https://")) continue;
+        if (idgen::readme::starts_with(target, "#")) {
+            EXPECT_EQ(all.count(target.substr(1)), 1u) << "README.md:" << line << ": no heading has the anchor " << target;
+            continue;
+        }
+        const std::string file = target.substr(0, target.find('#'));
+        EXPECT_TRUE(std::ifstream(dir + file).good()) << "README.md:" << line << ": no file " << file;
+    }
+    std::set<std::string> listed(o.contents_links.begin(), o.contents_links.end());
+    EXPECT_FALSE(listed.empty()) << "README.md has no \"## Contents\" list";
+    for (const auto& [level, text] : o.headings) {
+        if (level == 2 && text != "Contents") {
+            EXPECT_EQ(listed.count("#" + idgen::readme::anchor_of(text)), 1u)
+                << "the README's Contents do not list the section \"" << text << "\"";
+        }
+    }
+}
 
 }  // namespace

@@ -53,6 +53,13 @@ TEST(ReadmeBlocks, OnlySqlFencesWithTheirTagsHeadingAndLine) {
     EXPECT_EQ(blocks[2].error, "");
 }
 
+TEST(ReadmeBlocks, InlineCodeAtTheStartOfALineIsNoFence) {
+    const auto blocks = parse_readme("```` ```sql ```` blocks run\n```sql\nSELECT 1;\n```\n");
+    ASSERT_EQ(blocks.size(), 1u);
+    EXPECT_EQ(blocks[0].line, 2);
+    EXPECT_EQ(blocks[0].error, "");
+}
+
 TEST(ReadmeBlocks, BadTagsAndUnclosedFencesAreErrors) {
     EXPECT_NE(parse_readme("```sql prelaod\nSELECT 1;\n```\n")[0].error, "");
     EXPECT_NE(parse_readme("```sql preload nopreload\nSELECT 1;\n```\n")[0].error, "");
@@ -60,7 +67,20 @@ TEST(ReadmeBlocks, BadTagsAndUnclosedFencesAreErrors) {
     EXPECT_NE(parse_readme("```sql pg+\nSELECT 1;\n```\n")[0].error, "");
     EXPECT_NE(parse_readme("```sql\nSELECT 1;\n")[0].error, "");
     EXPECT_NE(parse_readme("```sql\n-- only a comment\n```\n")[0].error, "");
+    EXPECT_NE(parse_readme("```sql pg17x\nSELECT 1;\n```\n")[0].error, "");
+    EXPECT_NE(parse_readme("```sql pg17+ pg16-\nSELECT 1;\n```\n")[0].error, "");
     EXPECT_TRUE(parse_readme("```sql citus\nSELECT 1;\n```\n")[0].citus);
+}
+
+TEST(ReadmeBlocks, VersionTags) {
+    const auto b = parse_readme("```sql pg16-\nSELECT 1;\n```\n```sql pg17\nSELECT 1;\n```\n```sql\nSELECT 1;\n```\n");
+    ASSERT_EQ(b.size(), 3u);
+    EXPECT_EQ(b[0].min_major, 0);
+    EXPECT_EQ(b[0].max_major, 16);
+    EXPECT_EQ(b[1].min_major, 17);
+    EXPECT_EQ(b[1].max_major, 17);
+    EXPECT_EQ(b[2].min_major, 0);
+    EXPECT_GE(b[2].max_major, 99);
 }
 
 TEST(ReadmeBlocks, SplitsLikePsql) {
