@@ -287,7 +287,16 @@ TEST_P(ReadmeBlock, Runs) {
         }
         ++ran;
         const std::string failures = run_block(*c, b);
-        if (!failures.empty()) ADD_FAILURE() << failures;
+        if (!failures.empty()) {
+            ADD_FAILURE() << failures;
+            // The next block is judged on its own: not inside this one's failed transaction or role.
+            try {
+                pqxx::nontransaction tx(*c->session);
+                tx.exec("ROLLBACK");
+                tx.exec("RESET ROLE");
+            } catch (const std::exception&) {
+            }
+        }
     }
     if (ran == 0 && !other_version.empty()) {
         std::string tags;
