@@ -27,9 +27,11 @@ if [ -n "$IDGEN_PG_VERSIONS" ]; then
   result=${result:-0 passed, 1 failed}
   lines=("== package: $result")
   read -r total_p _ total_f _ <<<"$result"
+  total_s=0
   for v in $IDGEN_PG_VERSIONS; do
     echo "==== PostgreSQL $v"
     result="0 passed, 1 failed"
+    s=""
     if [ "$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')" = "$v" ]; then
       pgc=$PG_CONFIG
     else
@@ -40,16 +42,20 @@ if [ -n "$IDGEN_PG_VERSIONS" ]; then
       IDGEN_PG_VERSIONS="" PG_CONFIG=$pgc "$ROOT/scripts/test.sh" 2>&1 | tee "$log"
       last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
       [ -n "$last" ] && result=$last
+      s=$(grep -E '^[0-9]+ skipped$' "$log" | tail -1)
+      s=${s%% *}
       rm -f "$log"
     else
       echo "PostgreSQL $v is not available"
     fi
-    lines+=("== PostgreSQL $v: $result")
+    lines+=("== PostgreSQL $v: $result${s:+ ($s skipped)}")
     read -r p _ f _ <<<"$result"
     total_p=$((total_p + p))
     total_f=$((total_f + f))
+    total_s=$((total_s + ${s:-0}))
   done
   printf '%s\n' "${lines[@]}"
+  echo "$total_s skipped"
   echo "$total_p passed, $total_f failed"
   [ "$total_f" -eq 0 ]
   exit
@@ -91,10 +97,12 @@ export IDGEN_PGDATA="$WORK/pg/data" IDGEN_PG_BINDIR="$PG_BINDIR" IDGEN_PG_OS_USE
 
 passed=0
 failed=0
-tally() { # tally LAYER PASSED FAILED
-  echo "== $1: $2 passed, $3 failed"
+skipped=0
+tally() { # tally LAYER PASSED FAILED [SKIPPED]
+  echo "== $1: $2 passed, $3 failed${4:+, $4 skipped}"
   passed=$((passed + $2))
   failed=$((failed + $3))
+  skipped=$((skipped + ${4:-0}))
 }
 
 # gtest binaries: one count per test case; a crash counts as a failure.
@@ -105,9 +113,12 @@ run_gtest() { # run_gtest LAYER BINARY
   rc=$?
   p=$(grep -cE '^\[       OK \]' "$log")
   f=$(grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$' "$log")
+  s=$(grep -cE '^\[  SKIPPED \] .*\([0-9]+ ms\)$' "$log")
   grep -E '^\[  FAILED  \]|: Failure$|error:' "$log" | head -40
+  # A skipped test says why on the line after "Skipped" (the README layer: which fence tag).
+  [ "$s" -eq 0 ] || grep -A1 -E ': Skipped$' "$log" | grep -vE ': Skipped$|^--$' | sed 's/^/skipped: /'
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then tail -20 "$log"; f=1; fi
-  tally "$1" "$p" "$f"
+  tally "$1" "$p" "$f" "$([ "$s" -eq 0 ] || echo "$s")"
 }
 
 echo "== unit (GoogleTest)"
@@ -132,6 +143,9 @@ tally sql "$p" "$f"
 
 echo "== integration (libpqxx)"
 run_gtest integration "$ROOT/build/integration_tests"
+
+echo "== readme (README.md's SQL blocks in order, on both clusters, shown results checked)"
+run_gtest readme "$ROOT/build/readme_tests" 300
 
 echo "== fault (fault injection: slow and failing fsync/write, damaged state files, crashes, failover)"
 # Its own throwaway clusters (copies of one template, under $WORK/fault), with test/fault's shim
@@ -165,5 +179,6 @@ for src in "$ROOT"/test/fuzz/fuzz_*.cpp; do
 done
 tally fuzz "$fp" "$ff"
 
+echo "$skipped skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,356 @@
+// The README layer of the test command: runs README.md's fenced SQL blocks in order, as a user
+// pasting them into one psql session would, on the clusters scripts/test.sh started, and checks
+// the results the README shows. One test per block. The conventions are in readme_blocks.h and in
+// README.md's "Contributing" section.
+//
+// Each cluster gets a fresh database (without the extension: the README's own CREATE EXTENSION
+// block makes it) and one session for every block, with TimeZone UTC. Plain blocks run on both
+// clusters: the main one preloads id_gen, the second does not. A block stops at the first
+// statement that fails unexpectedly (as psql with ON_ERROR_STOP). Afterwards the databases are
+// dropped, and settings the blocks changed with ALTER SYSTEM and roles they created are undone.
+//   IDGEN_README        the file to run (default: the repository's README.md)
+//   IDGEN_README_KEEP   keep the databases (named idgen_readme) for a look afterwards
+#include "readme_blocks.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <pqxx/pqxx>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef IDGEN_SOURCE_DIR
+#error "IDGEN_SOURCE_DIR must name the repository"
+#endif
+
+namespace idgen::readme {
+// How gtest names a block in its messages.
+void PrintTo(const Block& b, std::ostream* os) { *os << "README.md:" << b.line; }
+}  // namespace idgen::readme
+
+namespace {
+
+using idgen::readme::Block;
+using idgen::readme::Expectation;
+using idgen::readme::Statement;
+
+const char* const kDb = "idgen_readme";
+
+std::string env_or(const char* name, const std::string& fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? v : fallback;
+}
+
+std::string readme_path() { return env_or("IDGEN_README", std::string(IDGEN_SOURCE_DIR) + "/README.md"); }
+
+std::vector<Block> load_blocks() {
+    std::ifstream in(readme_path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::vector<Block> blocks;
+    if (in) blocks = idgen::readme::parse_readme(ss.str());
+    if (blocks.empty()) {
+        Block b;
+        b.error = "no ```sql block read from " + readme_path();
+        blocks.push_back(b);
+    }
+    return blocks;
+}
+
+// One test cluster: its fresh database and the session every block runs in.
+struct Cluster {
+    std::string label;           // "id_gen preloaded" / "id_gen not preloaded"
+    std::string host, port;
+    bool want_preloaded = false;
+    std::string setup_error;     // the cluster cannot be used: every block on it fails with this
+    bool preloaded = false;
+    int major = 0;
+    std::unique_ptr<pqxx::connection> session;
+    std::map<std::string, std::string> auto_conf;  // postgresql.auto.conf before the blocks
+    std::set<std::string> roles;                   // roles before the blocks
+
+    [[nodiscard]] std::string dsn(const std::string& db) const {
+        return "host=" + host + " port=" + port + " user=" + env_or("PGUSER", "postgres") + " dbname=" + db;
+    }
+    [[nodiscard]] std::string where() const { return "PostgreSQL " + std::to_string(major) + ", " + label; }
+};
+
+std::map<std::string, std::string> auto_conf_of(pqxx::nontransaction& tx) {
+    std::map<std::string, std::string> m;
+    for (const auto& r : tx.exec("SELECT name, setting FROM pg_catalog.pg_file_settings "
+                                 "WHERE sourcefile LIKE '%/postgresql.auto.conf' ORDER BY seqno"))
+        m[r[0].c_str()] = r[1].is_null() ? "" : r[1].c_str();
+    return m;
+}
+
+std::set<std::string> roles_of(pqxx::nontransaction& tx) {
+    std::set<std::string> s;
+    for (const auto& r : tx.exec("SELECT rolname FROM pg_catalog.pg_roles")) s.insert(r[0].c_str());
+    return s;
+}
+
+void start(Cluster& c) {
+    if (c.host.empty()) {
+        c.setup_error = "no server for the blocks that run " + c.label + " (scripts/test.sh sets its host and port)";
+        return;
+    }
+    try {
+        pqxx::connection admin(c.dsn("postgres"));
+        pqxx::nontransaction tx(admin);
+        c.major = std::stoi(tx.exec("SHOW server_version_num")[0][0].c_str()) / 10000;
+        // Tags promise where a block ran: the clusters must be what they are said to be.
+        c.preloaded = tx.exec("SELECT 'id_gen' = ANY (pg_catalog.string_to_array(pg_catalog.replace("
+                              "pg_catalog.current_setting('shared_preload_libraries'), ' ', ''), ','))")[0][0]
+                          .as<bool>();
+        if (c.preloaded != c.want_preloaded) {
+            c.setup_error = "the server for the blocks that run " + c.label + " has shared_preload_libraries = '" +
+                            tx.exec("SHOW shared_preload_libraries")[0][0].c_str() + "'";
+            return;
+        }
+        c.auto_conf = auto_conf_of(tx);
+        c.roles = roles_of(tx);
+        tx.exec(std::string("DROP DATABASE IF EXISTS ") + kDb + " WITH (FORCE)");
+        tx.exec(std::string("CREATE DATABASE ") + kDb);
+        c.session = std::make_unique<pqxx::connection>(c.dsn(kDb) + " options='-c TimeZone=UTC -c DateStyle=ISO,MDY'");
+    } catch (const std::exception& e) {
+        c.setup_error = std::string("cannot prepare the database: ") + e.what();
+    }
+}
+
+// Undoes what the blocks did to the cluster beyond their database.
+std::string finish(Cluster& c) {
+    if (!c.setup_error.empty() || c.major == 0) return "";
+    std::string problems;
+    c.session.reset();
+    try {
+        pqxx::connection admin(c.dsn("postgres"));
+        pqxx::nontransaction tx(admin);
+        // Without preloading, PostgreSQL 15 and 16 know id_gen's settings only once it is loaded.
+        tx.exec("LOAD 'id_gen'");
+        const auto now = auto_conf_of(tx);
+        bool changed = false;
+        for (const auto& [name, value] : now) {
+            auto it = c.auto_conf.find(name);
+            if (it == c.auto_conf.end()) {
+                tx.exec("ALTER SYSTEM RESET " + tx.quote_name(name));
+                changed = true;
+            } else if (it->second != value) {
+                tx.exec("ALTER SYSTEM SET " + tx.quote_name(name) + " = " + tx.quote(it->second));
+                changed = true;
+            }
+        }
+        for (const auto& [name, value] : c.auto_conf)
+            if (now.find(name) == now.end()) {
+                tx.exec("ALTER SYSTEM SET " + tx.quote_name(name) + " = " + tx.quote(value));
+                changed = true;
+            }
+        if (changed) tx.exec("SELECT pg_catalog.pg_reload_conf()");
+        if (env_or("IDGEN_README_KEEP", "").empty()) {
+            tx.exec(std::string("DROP DATABASE IF EXISTS ") + kDb + " WITH (FORCE)");
+            for (const std::string& r : roles_of(tx))
+                if (c.roles.count(r) == 0) tx.exec("DROP ROLE " + tx.quote_name(r));
+        }
+    } catch (const std::exception& e) {
+        problems = c.where() + ": cleaning up after the README failed: " + e.what();
+    }
+    return problems;
+}
+
+Cluster g_main, g_second;
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+std::string describe(const Expectation& e) {
+    switch (e.kind) {
+    case Expectation::Kind::Error:
+        return "ERROR " + e.sqlstate + (e.message.empty() ? "" : ": " + e.message);
+    case Expectation::Kind::Shape:
+        return "a value shaped like " + e.example;
+    case Expectation::Kind::Rows: {
+        std::string s;
+        for (const auto& r : e.rows) s += "\n      " + r;
+        return s;
+    }
+    case Expectation::Kind::None:
+        break;
+    }
+    return "";
+}
+
+// Runs one block's statements in the cluster's session; returns what went wrong, or "".
+std::string run_block(Cluster& c, const Block& b) {
+    std::string failures;
+    for (const Statement& s : b.statements) {
+        const std::string at = "README.md:" + std::to_string(s.line) + " (" + c.where() + "): " + first_line(s.sql);
+        const Expectation& e = s.expect;
+        std::vector<std::string> rows;
+        std::string state, message;
+        bool failed = false;
+        try {
+            if (!c.session || !c.session->is_open()) {
+                c.session = std::make_unique<pqxx::connection>(c.dsn(kDb) + " options='-c TimeZone=UTC -c DateStyle=ISO,MDY'");
+            }
+            pqxx::nontransaction tx(*c.session);
+            const pqxx::result r = tx.exec(s.sql);
+            for (const auto& row : r) {
+                std::string line;
+                for (pqxx::row::size_type i = 0; i < row.size(); ++i) {
+                    if (i > 0) line += " | ";
+                    line += row[i].is_null() ? "NULL" : row[i].c_str();
+                }
+                rows.push_back(line);
+            }
+        } catch (const pqxx::sql_error& x) {
+            failed = true;
+            state = x.sqlstate();
+            // libpqxx 6.4 throws this class for 42501 without passing the SQLSTATE on.
+            if (state.empty() && dynamic_cast<const pqxx::insufficient_privilege*>(&x) != nullptr) state = "42501";
+            message = first_line(x.what());
+            if (idgen::readme::starts_with(message, "ERROR:")) message = idgen::readme::trim(message.substr(6));
+        } catch (const std::exception& x) {
+            return failures + at + "\n    lost the session: " + x.what() + "\n";
+        }
+
+        if (e.kind == Expectation::Kind::Error) {
+            if (!failed) {
+                failures += at + "\n    expected " + describe(e) + ", but it succeeded\n";
+            } else if (state != e.sqlstate || (!e.message.empty() && message != e.message)) {
+                failures += at + "\n    expected " + describe(e) + "\n    got      ERROR " + state + ": " + message + "\n";
+            }
+            continue;
+        }
+        if (failed) {
+            // ON_ERROR_STOP: the rest of the block is not run.
+            return failures + at + "\n    failed: ERROR " + state + ": " + message + "\n";
+        }
+        if (e.kind == Expectation::Kind::Rows && rows != e.rows) {
+            std::string got;
+            for (const auto& r : rows) got += "\n      " + r;
+            if (rows.empty()) got = " (no rows)";
+            failures += at + "\n    expected:" + describe(e) + "\n    got:" + got + "\n";
+        }
+        if (e.kind == Expectation::Kind::Shape &&
+            (rows.size() != 1 || !idgen::readme::same_shape(e.example, rows[0]))) {
+            failures += at + "\n    expected " + describe(e) + "\n    got      " +
+                        (rows.size() == 1 ? rows[0] : std::to_string(rows.size()) + " rows") + "\n";
+        }
+    }
+    return failures;
+}
+
+class ReadmeBlock : public ::testing::TestWithParam<Block> {
+public:
+    static void SetUpTestSuite() {
+        g_main.label = "id_gen preloaded";
+        g_main.want_preloaded = true;
+        g_main.host = env_or("PGHOST", "");
+        g_main.port = env_or("PGPORT", "5432");
+        g_second.label = "id_gen not preloaded";
+        g_second.want_preloaded = false;
+        g_second.host = env_or("IDGEN_NOPRELOAD_PGHOST", "");
+        g_second.port = env_or("IDGEN_NOPRELOAD_PGPORT", "5432");
+        start(g_main);
+        start(g_second);
+    }
+    static void TearDownTestSuite() {
+        for (Cluster* c : {&g_main, &g_second}) {
+            const std::string problems = finish(*c);
+            // A failure (the run's exit status), not a note: a cluster left changed would mislead the
+            // layers after this one.
+            if (!problems.empty()) ADD_FAILURE() << problems;
+        }
+    }
+};
+
+TEST_P(ReadmeBlock, Runs) {
+    const Block& b = GetParam();
+    const std::string at = "README.md:" + std::to_string(b.line);
+    if (!b.error.empty()) FAIL() << at << ": " << b.error;
+    if (b.fragment) GTEST_SKIP() << at << " [sql fragment]: shown, not run";
+    if (b.citus) GTEST_SKIP() << at << " [sql citus]: needs Citus, which this test command does not provide yet";
+    int ran = 0;
+    std::string other_version;
+    for (Cluster* c : {&g_main, &g_second}) {
+        if ((b.preload && !c->want_preloaded) || (b.nopreload && c->want_preloaded)) continue;
+        if (!c->setup_error.empty()) {
+            ADD_FAILURE() << at << " (" << c->label << "): " << c->setup_error;
+            continue;
+        }
+        if (c->major < b.min_major || c->major > b.max_major) {
+            other_version = "PostgreSQL " + std::to_string(c->major);
+            continue;
+        }
+        ++ran;
+        const std::string failures = run_block(*c, b);
+        if (!failures.empty()) {
+            ADD_FAILURE() << failures;
+            // The next block is judged on its own: not inside this one's failed transaction or role.
+            try {
+                pqxx::nontransaction tx(*c->session);
+                tx.exec("ROLLBACK");
+                tx.exec("RESET ROLE");
+            } catch (const std::exception&) {
+            }
+        }
+    }
+    if (ran == 0 && !other_version.empty()) {
+        std::string tags;
+        for (const auto& t : b.tags) tags += " " + t;
+        GTEST_SKIP() << at << " [sql" << tags << "]: not run on " << other_version;
+    }
+}
+
+std::string block_name(const ::testing::TestParamInfo<Block>& info) {
+    std::string slug;
+    for (char ch : info.param.heading) {
+        if (std::isalnum(static_cast<unsigned char>(ch))) slug += ch;
+        else if (!slug.empty() && slug.back() != '_') slug += '_';
+        if (slug.size() >= 32) break;
+    }
+    while (!slug.empty() && slug.back() == '_') slug.pop_back();
+    return "L" + std::to_string(info.param.line) + (slug.empty() ? "" : "_" + slug) + "_" + std::to_string(info.index);
+}
+
+INSTANTIATE_TEST_SUITE_P(Readme, ReadmeBlock, ::testing::ValuesIn(load_blocks()), block_name);
+
+// Every link inside the README reaches a heading of it or a file of the repository, and the
+// table of contents lists every section.
+TEST(ReadmeLinks, ReachTheirTargetsAndContentsListsEverySection) {
+    std::ifstream in(readme_path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    ASSERT_TRUE(in) << readme_path();
+    const auto o = idgen::readme::outline_of(ss.str());
+    std::map<std::string, int> anchors;  // GitHub numbers repeated headings: x, x-1, x-2
+    std::set<std::string> all;
+    for (const auto& [level, text] : o.headings) {
+        std::string a = idgen::readme::anchor_of(text);
+        const int n = anchors[a]++;
+        all.insert(n == 0 ? a : a + "-" + std::to_string(n));
+    }
+    const std::string dir = readme_path().substr(0, readme_path().rfind('/') + 1);
+    for (const auto& [line, target] : o.links) {
+        if (idgen::readme::starts_with(target, "http://") || idgen::readme::starts_with(target, "https://")) continue;
+        if (idgen::readme::starts_with(target, "#")) {
+            EXPECT_EQ(all.count(target.substr(1)), 1u) << "README.md:" << line << ": no heading has the anchor " << target;
+            continue;
+        }
+        const std::string file = target.substr(0, target.find('#'));
+        EXPECT_TRUE(std::ifstream(dir + file).good()) << "README.md:" << line << ": no file " << file;
+    }
+    std::set<std::string> listed(o.contents_links.begin(), o.contents_links.end());
+    EXPECT_FALSE(listed.empty()) << "README.md has no \"## Contents\" list";
+    for (const auto& [level, text] : o.headings) {
+        if (level == 2 && text != "Contents") {
+            EXPECT_EQ(listed.count("#" + idgen::readme::anchor_of(text)), 1u)
+                << "the README's Contents do not list the section \"" << text << "\"";
+        }
+    }
+}
+
+}  // namespace
