@@ -13,3 +13,5 @@
 \ir ../sql/70_surface_0_2.sql
 
 \ir ../sql/80_input_check.sql
+
+\ir ../sql/55_base62.sql
