@@ -210,3 +210,25 @@ ORDER BY p.oid::regprocedure::text;
 SELECT a.aggfnoid::regprocedure AS aggregate, p.proparallel, o.oprname AS sortop
 FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid JOIN pg_operator o ON o.oid = a.aggsortop
 WHERE p.proargtypes[0] IN ('base62_64'::regtype, 'base62_128'::regtype) ORDER BY 1;
+
+-- Support functions of the btree opclasses: cmp, sortsupport (abbreviated keys), equalimage.
+SELECT f.opfname, p.amprocnum, p.amproc::regproc AS proc
+FROM pg_amproc p JOIN pg_opfamily f ON f.oid = p.amprocfamily JOIN pg_am a ON a.oid = f.opfmethod
+WHERE a.amname = 'btree' AND f.opfname IN ('base62_64_ops', 'base62_128_ops') ORDER BY 1, 2;
+
+-- The README's examples, with the results it shows.
+SELECT base62_encode('017f22e2-79b0-7cc3-98c4-dc0c0c07398f'::uuid);
+SELECT base62_encode(1234567890123::bigint);
+SELECT base62_decode_uuid('02p5oQZoHTv0zeY5yG21K3');
+SELECT base62_decode_bigint('0000LjaL3EZ');
+SELECT '0000000000a'::base62_64::bigint, '0000000000A'::base62_64::bigint;
+SELECT '0000000000B' COLLATE "C" < '0000000000a' COLLATE "C";
+CREATE TABLE short_links (id base62_128 PRIMARY KEY DEFAULT gen_uuidv7()::base62_128, url text);
+INSERT INTO short_links VALUES ('02p5oQZoHTv0zeY5yG21K3', 'https://example.com/b');
+SELECT url FROM short_links WHERE id = '02p5oQZoHTv0zeY5yG21K3';
+SELECT id::uuid FROM short_links WHERE url = 'https://example.com/b';
+INSERT INTO short_links (url) VALUES ('https://example.com/c');
+SELECT count(*) AS rows, bool_and(id::text ~ '^[0-9A-Za-z]{22}$') AS base62_text FROM short_links;
+DROP TABLE short_links;
+SELECT prefixed_format('acct', '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', 'base62');
+SELECT prefixed_parse('acct', 'acct_02p5oQZoHTv0zeY5yG21K3', 'base62');

@@ -104,4 +104,26 @@ TEST(Base62Copy, CollationOfTheText) {
               true);
 }
 
+// PostgreSQL 16 and later: core's pg_input_is_valid() and pg_input_error_info() get the soft
+// errors of the input functions (22P02 for a wrong length, 22003 above the range), no raise.
+TEST(Base62Copy, CoreSoftErrorFunctions) {
+    idgen::it::ScratchDb db("it_base62_soft");
+    pqxx::connection c(db.dsn());
+    pqxx::nontransaction tx(c);
+    if (tx.exec1("SELECT current_setting('server_version_num')::int").at(0).as<int>() < 160000)
+        GTEST_SKIP() << "pg_input_is_valid() is new in PostgreSQL 16";
+    const auto r = tx.exec1(
+        "SELECT pg_input_is_valid('AzL8n0Y58m7', 'base62_64'), pg_input_is_valid('1', 'base62_64'), "
+        "(pg_input_error_info('1', 'base62_64')).sql_error_code, "
+        "(pg_input_error_info('AzL8n0Y58m8', 'base62_64')).sql_error_code, "
+        "(pg_input_error_info('7n42DGM5Tflk9n8mt7Fhc8', 'base62_128')).sql_error_code, "
+        "(pg_input_error_info('7n42DGM5Tflk9n8mt7Fhc', 'base62_128')).message");
+    EXPECT_TRUE(r.at(0).as<bool>());
+    EXPECT_FALSE(r.at(1).as<bool>());
+    EXPECT_EQ(r.at(2).as<std::string>(), "22P02");
+    EXPECT_EQ(r.at(3).as<std::string>(), "22003");
+    EXPECT_EQ(r.at(4).as<std::string>(), "22003");
+    EXPECT_EQ(r.at(5).as<std::string>(), "invalid input syntax for type base62_128: \"7n42DGM5Tflk9n8mt7Fhc\"");
+}
+
 }  // namespace
