@@ -18,19 +18,25 @@ bool prefix_valid(const char* p, std::size_t n) noexcept {
 }
 
 Result<std::size_t> prefixed_format(const char* prefix, std::size_t prefix_len, const std::uint8_t (&id)[16],
-                                    char* out) noexcept {
+                                    char* out, PrefixedBody body) noexcept {
     if (!prefix_valid(prefix, prefix_len)) return Error::kInvalidPrefix;
     std::memcpy(out, prefix, prefix_len);
     out[prefix_len] = '_';
-    base36_encode128(load_be128(id), out + prefix_len + 1);
-    return prefix_len + 1 + kBase36Len128;
+    if (body == PrefixedBody::kBase62) {
+        base62_encode128(load_be128(id), out + prefix_len + 1);
+    } else {
+        base36_encode128(load_be128(id), out + prefix_len + 1);
+    }
+    return prefix_len + 1 + prefixed_body_len(body);
 }
 
-Result<PrefixedId> prefixed_parse(const char* s, std::size_t n) noexcept {
-    if (n < 1 + 1 + kBase36Len128 || n > kPrefixedMaxLen) return Error::kInvalidSyntax;
-    const std::size_t prefix_len = n - 1 - kBase36Len128;
+Result<PrefixedId> prefixed_parse(const char* s, std::size_t n, PrefixedBody body_encoding) noexcept {
+    const std::size_t body_len = prefixed_body_len(body_encoding);
+    if (n < 1 + 1 + body_len || n > kPrefixMaxLen + 1 + body_len) return Error::kInvalidSyntax;
+    const std::size_t prefix_len = n - 1 - body_len;
     if (s[prefix_len] != '_' || !prefix_valid(s, prefix_len)) return Error::kInvalidSyntax;
-    auto body = base36_decode128(s + prefix_len + 1, kBase36Len128);
+    auto body = body_encoding == PrefixedBody::kBase62 ? base62_decode128(s + prefix_len + 1, body_len)
+                                                       : base36_decode128(s + prefix_len + 1, body_len);
     if (!body) return body.error();
     PrefixedId out{};
     out.prefix_len = static_cast<std::uint8_t>(prefix_len);

@@ -44,6 +44,19 @@ TextArg arg_text(FunctionCallInfo fcinfo, int n) {
     return {VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)};
 }
 
+// The body encoding: argument n ('base36' or 'base62') when the function has it, base36 otherwise
+// (the functions of 0.1.0, which take no such argument).
+idgen::PrefixedBody body_arg(FunctionCallInfo fcinfo, int n) {
+    if (PG_NARGS() <= n) return idgen::PrefixedBody::kBase36;
+    const TextArg b = arg_text(fcinfo, n);
+    if (b.len == 6 && std::memcmp(b.data, "base36", 6) == 0) return idgen::PrefixedBody::kBase36;
+    if (b.len == 6 && std::memcmp(b.data, "base62", 6) == 0) return idgen::PrefixedBody::kBase62;
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("invalid body encoding \"%s\" for a prefixed ID", text_to_cstring(PG_GETARG_TEXT_PP(n))),
+                    errhint("The body is 'base36' (25 characters) or 'base62' (22 characters).")));
+    return idgen::PrefixedBody::kBase36;  // not reached
+}
+
 // The prefix registry: its table, the attribute numbers of its columns and the collation of its
 // primary key, found once per call site (fn_extra). The registry stays locked (AccessShareLock)
 // to the end of the transaction, as a query naming it would keep it, so it cannot be dropped
@@ -108,12 +121,13 @@ text* registered_owner(const Registry& reg, text* prefix, Snapshot snapshot) {
 
 }  // namespace
 
-// prefixed_format(prefix text, id uuid) -> text
+// prefixed_format(prefix text, id uuid [, body text]) -> text
 IDGEN_FUNCTION(prefixed_format) {
     const TextArg prefix = arg_text(fcinfo, 0);
     const auto* id = reinterpret_cast<const pg_uuid_t*>(PG_GETARG_POINTER(1));
+    const idgen::PrefixedBody body = body_arg(fcinfo, 2);
     text* out = static_cast<text*>(palloc(VARHDRSZ + idgen::kPrefixedMaxLen));
-    auto n = idgen::prefixed_format(prefix.data, prefix.len, id->data, VARDATA(out));
+    auto n = idgen::prefixed_format(prefix.data, prefix.len, id->data, VARDATA(out), body);
     if (!n) {
         return failure.fail(n.error(), kType, prefix.data, prefix.len);
     }
@@ -121,15 +135,16 @@ IDGEN_FUNCTION(prefixed_format) {
     PG_RETURN_TEXT_P(out);
 }
 
-// prefixed_parse(expected_prefix text, value text) -> uuid
+// prefixed_parse(expected_prefix text, value text [, body text]) -> uuid
 IDGEN_FUNCTION(prefixed_parse) {
     const TextArg expected = arg_text(fcinfo, 0);
     const TextArg value = arg_text(fcinfo, 1);
+    const idgen::PrefixedBody body = body_arg(fcinfo, 2);
     auto* out = static_cast<pg_uuid_t*>(palloc(UUID_LEN));
     if (!idgen::prefix_valid(expected.data, expected.len)) {
         return failure.fail(idgen::Error::kInvalidPrefix, kType, expected.data, expected.len);
     }
-    auto parsed = idgen::prefixed_parse(value.data, value.len);
+    auto parsed = idgen::prefixed_parse(value.data, value.len, body);
     if (!parsed) return failure.fail(parsed.error(), kType, value.data, value.len);
     if (parsed->prefix_len != expected.len || std::memcmp(parsed->prefix, expected.data, expected.len) != 0) {
         // Both prefixes are valid (at most 16 ASCII characters) and the value parsed, so it is at
@@ -144,15 +159,16 @@ IDGEN_FUNCTION(prefixed_parse) {
     PG_RETURN_UUID_P(out);
 }
 
-// prefixed_split(value text, OUT prefix text, OUT id uuid) -> record
+// prefixed_split(value text [, body text], OUT prefix text, OUT id uuid) -> record
 IDGEN_FUNCTION(prefixed_split) {
     const TextArg value = arg_text(fcinfo, 0);
+    const idgen::PrefixedBody body = body_arg(fcinfo, 1);
     TupleDesc tupdesc;
     if (get_call_result_type(fcinfo, nullptr, &tupdesc) != TYPEFUNC_COMPOSITE)
         ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("prefixed_split must return a record")));
     tupdesc = BlessTupleDesc(tupdesc);
     auto* id = static_cast<pg_uuid_t*>(palloc(UUID_LEN));
-    auto parsed = idgen::prefixed_parse(value.data, value.len);
+    auto parsed = idgen::prefixed_parse(value.data, value.len, body);
     if (!parsed) {
         return failure.fail(parsed.error(), kType, value.data, value.len);
     }
@@ -163,10 +179,11 @@ IDGEN_FUNCTION(prefixed_split) {
     return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
 }
 
-// gen_prefixed(prefix text) -> text: a new UUIDv7 of the backend's generator as prefixed text, for
-// a registered prefix only.
+// gen_prefixed(prefix text [, body text]) -> text: a new UUIDv7 of the backend's generator as
+// prefixed text, for a registered prefix only.
 IDGEN_FUNCTION(gen_prefixed) {
     text* prefix = PG_GETARG_TEXT_PP(0);
+    const idgen::PrefixedBody body = body_arg(fcinfo, 1);
     const Registry& reg = registry(fcinfo, "gen_prefixed()");
     if (registered_owner(reg, prefix, GetActiveSnapshot()) == nullptr)
         ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -176,7 +193,7 @@ IDGEN_FUNCTION(gen_prefixed) {
     text* out = static_cast<text*>(palloc(VARHDRSZ + idgen::kPrefixedMaxLen));
     auto id = idgen::pg::next_uuidv7();
     if (!id) return failure.fail(id.error(), "uuid", "the clock is past the year 2262");
-    auto n = idgen::prefixed_format(p.data, p.len, id->bytes, VARDATA(out));
+    auto n = idgen::prefixed_format(p.data, p.len, id->bytes, VARDATA(out), body);
     if (!n) return failure.fail(n.error(), kType, p.data, p.len);
     SET_VARSIZE(out, VARHDRSZ + *n);
     PG_RETURN_TEXT_P(out);

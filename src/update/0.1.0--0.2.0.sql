@@ -14,3 +14,5 @@
 
 \ir ../sql/80_input_check.sql
 \ir ../sql/82_correlation.sql
+
+\ir ../sql/55_base62.sql
