@@ -11,3 +11,5 @@
 \ir ../sql/21_uuid_core_names.sql
 
 \ir ../sql/70_surface_0_2.sql
+
+\ir ../sql/80_idempotency.sql
