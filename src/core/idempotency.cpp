@@ -16,12 +16,16 @@ bool utf8_c1_at(const char* s, std::size_t n, std::size_t i) noexcept {
            static_cast<unsigned char>(s[i + 1]) <= 0x9f;
 }
 
-// Length of the UTF-8 sequence that starts with byte c (1 for a stray continuation byte).
-std::size_t utf8_len(unsigned char c) noexcept {
-    if (c >= 0xf0) return 4;
-    if (c >= 0xe0) return 3;
-    if (c >= 0xc0) return 2;
-    return 1;
+// Length of the UTF-8 sequence at s[i]: its lead byte's length when that many bytes are there
+// and all of them after the lead are continuation bytes, 1 otherwise (so a control byte is never
+// taken as part of a character).
+std::size_t utf8_len(const char* s, std::size_t n, std::size_t i) noexcept {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+    if (i + len > n) return 1;
+    for (std::size_t k = 1; k < len; ++k)
+        if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return 1;
+    return len;
 }
 
 }  // namespace
@@ -56,8 +60,7 @@ std::size_t idem_escape_for_message(const char* s, std::size_t n, bool utf8, cha
             piece[0] = '\\', piece[1] = static_cast<char>(c);
             len = 2;
         } else {
-            used = utf8 ? utf8_len(c) : 1;
-            if (i + used > n) used = n - i;
+            used = utf8 ? utf8_len(s, n, i) : 1;
             std::memcpy(piece, s + i, used);
             len = used;
         }
