@@ -152,16 +152,3 @@ request_table clients_1 1
 BENCH_CLIENTS=$MANY
 bench_clients clients_N
 request_table clients_N "$MANY"
-
-bench_sql -o /dev/null <<SQL
-SELECT bench.check('one client: idempotent request / plain request (latency)',
-    bench.ids_per_s('clients_1', 'plain') / bench.ids_per_s('clients_1', 'idempotent'), '<=', 3, 'x',
-    'begin + finish add two statements to a three-statement transaction');
-SELECT bench.check('one client: replay / plain request (latency)',
-    bench.ids_per_s('clients_1', 'plain') / bench.ids_per_s('clients_1', 'replay'), '<=', 1.5, 'x');
-SELECT bench.check('server: idempotent / plain request (CPU)',
-    (SELECT "ratio to plain" FROM bench.tx_table() WHERE request = 'idempotent'), '<=', 5, 'x');
-SELECT bench.check('$MANY clients: idempotent / plain requests per second',
-    bench.ids_per_s('clients_N', 'idempotent') / bench.ids_per_s('clients_N', 'plain'), '>=', 0.33, 'x');
-SQL
-bench_targets

@@ -158,14 +158,14 @@ SELECT idem_error($$SELECT idempotency_purge()$$);
 SELECT length(idempotency_fingerprint('{}')) AS fingerprint_length;
 ROLLBACK;
 
--- Retention: 24 hours after the finish by default (after the last begin or recovery point while
--- in flight), or as given.
-SELECT expires_at - finished_at AS retention FROM idempotency_keys WHERE scope = 'POST /orders' AND key = 'req-1';
-SELECT expires_at - updated_at AS retention, finished_at IS NULL AS in_flight
+-- Retention: a key is kept 24 hours after the begin that granted it (by default), finished or
+-- not, or as given.
+SELECT expires_at - created_at AS retention FROM idempotency_keys WHERE scope = 'POST /orders' AND key = 'req-1';
+SELECT expires_at - created_at AS retention, finished_at IS NULL AS in_flight
 FROM idempotency_keys WHERE scope = 'POST /orders' AND key = 'req-2';
 SELECT state FROM idempotency_begin('short', 'k1', 'f', retention => '10 milliseconds');
 SELECT idempotency_finish('short', 'k1', '{"n": 1}');
-SELECT expires_at - finished_at AS retention FROM idempotency_keys WHERE scope = 'short' AND key = 'k1';
+SELECT expires_at - created_at AS retention FROM idempotency_keys WHERE scope = 'short' AND key = 'k1';
 SELECT pg_sleep(0.05);
 -- Expired: forgotten. The same key starts afresh, even with another payload.
 SELECT * FROM idempotency_begin('short', 'k1', 'other payload', attempt_id => 'again');

@@ -338,7 +338,8 @@ void set_text(Row* row, Col c, const text* t) {
     row->null[c] = t == nullptr;
 }
 
-// A key granted to a request: in flight, held by `attempt` until at + lock_timeout.
+// A key granted to a request: in flight, held by `attempt` until at + lock_timeout, kept until
+// at + retention.
 void hold(Row* row, const text* attempt, Interval* lock_timeout, Interval* retention, TimestampTz at) {
     set_text(row, kAttempt, attempt);
     set(row, kLockTimeout, IntervalPGetDatum(lock_timeout));
@@ -544,9 +545,10 @@ void update_in_flight(const text* scope, const text* key, const text* attempt_id
                             errdetail("Scope \"%s\": the key is held by attempt \"%s\", not by attempt \"%s\" (its "
                                       "lock ran out and a retry took the key over).",
                                       s.text, holder == nullptr ? "(none)" : shown(holder).text, shown(attempt_id).text)));
+        // Neither changes an indexed column (expires_at counts from the begin that granted the
+        // key), so with room on the page (fillfactor) the new version is heap-only (HOT).
         Row row = old;
         set(&row, kUpdated, ts_datum(at));
-        set(&row, kExpires, ts_datum(plus(at, interval_of(old, kRetention))));
         if (point != nullptr) {
             set_text(&row, kPoint, point);
             set(&row, kLockedUntil, ts_datum(plus(at, interval_of(old, kLockTimeout))));

@@ -662,6 +662,34 @@ TEST(Idempotency, IndexesStayIntactThroughEveryPath) {
     expect_indexes_intact(db.dsn());
 }
 
+// A finish and a replay change no indexed column: with room on the page (fillfactor 80, and
+// pruning) they are heap-only (HOT) updates, which add no index entries.
+TEST(Idempotency, FinishesAndReplaysAreHeapOnlyUpdates) {
+    idgen::it::ScratchDb db("it_idem_hot");
+    pqxx::connection c(db.dsn());
+    pqxx::nontransaction tx(c);
+    tx.exec("CREATE PROCEDURE requests(n int) LANGUAGE plpgsql AS $$ BEGIN FOR i IN 1 .. n LOOP "
+            "PERFORM state FROM idempotency_begin('POST /orders', 'k' || i, 'fp'); COMMIT; "
+            "PERFORM idempotency_finish('POST /orders', 'k' || i, '{\"order\": 1, \"status\": 201}'); COMMIT; "
+            "PERFORM state FROM idempotency_begin('POST /orders', 'k' || i, 'fp'); COMMIT; "
+            "END LOOP; END $$");
+    tx.exec("CALL requests(1000)");
+    tx.exec("SELECT pg_stat_force_next_flush()");
+    const auto t0 = Clock::now();
+    long upd = 0, hot = 0;
+    while (ms_since(t0) < 5000) {
+        tx.exec("SELECT pg_stat_clear_snapshot()");
+        const auto r = tx.exec1("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'idempotency_keys'");
+        upd = r[0].as<long>();
+        hot = r[1].as<long>();
+        if (upd >= 2000) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_EQ(upd, 2000);
+    EXPECT_GE(hot, 1900) << "finishes and replays were not heap-only updates";
+    expect_indexes_intact(db.dsn());
+}
+
 // Keys are WAL-logged rows: an immediate shutdown (a crash) and a restart keep finished keys and
 // keys in flight.
 TEST(Idempotency, KeysSurviveACrash) {
