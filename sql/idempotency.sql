@@ -114,6 +114,8 @@ SELECT idem_error($$SELECT state FROM idempotency_begin('POST /orders', 'req-2',
 SELECT state FROM idempotency_begin('POST /payments', 'pay-1', 'f', attempt_id => 'a1', lock_timeout => '50 milliseconds');
 SELECT idempotency_recovery_point('POST /payments', 'pay-1', 'payment_created', 'a1');
 SELECT idempotency_recovery_point('POST /payments', 'pay-1', 'charge_sent', 'a1');
+SELECT recovery_point, locked_until = updated_at + lock_timeout AS lock_renewed, updated_at > created_at AS moved
+FROM idempotency_keys WHERE key = 'pay-1';
 SELECT pg_sleep(0.1);
 SELECT * FROM idempotency_begin('POST /payments', 'pay-1', 'f', attempt_id => 'a2');
 SELECT idem_error($$SELECT idempotency_recovery_point('POST /payments', 'pay-1', 'late', 'a1')$$);
@@ -149,6 +151,19 @@ SELECT idem_error($$SELECT idempotency_purge(batch_size => 0)$$);
 SELECT idem_error($$SELECT idempotency_purge(batch_size => NULL)$$);
 SELECT idem_error($$SELECT idempotency_purge(older_than => '-1 second')$$);
 
+-- Each key a transaction is granted (new, resume) holds a lock (pg_locks: advisory, objsubid
+-- 18756) until the transaction ends; a replay lets its lock go at once.
+BEGIN;
+SELECT count(*) FILTER (WHERE state = 'new') AS granted FROM (
+    SELECT (idempotency_begin('locks', 'k' || g, NULL)).state FROM generate_series(1, 3) g) s;
+SELECT count(*) FILTER (WHERE state = 'replay') AS replayed FROM (
+    SELECT (idempotency_begin('POST /orders', 'req-1', idempotency_fingerprint('{"item": "book"}'))).state
+    FROM generate_series(1, 5)) s;
+SELECT count(*) AS key_locks FROM pg_locks
+WHERE locktype = 'advisory' AND objsubid = 18756 AND pid = pg_backend_pid() AND granted;
+ROLLBACK;
+SELECT count(*) AS key_locks FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 18756 AND pid = pg_backend_pid();
+
 -- Writes refuse in a read-only transaction (25006), as an INSERT would; the fingerprint does not write.
 BEGIN READ ONLY;
 SELECT idem_error($$SELECT state FROM idempotency_begin('s', 'read-only', NULL)$$);
@@ -182,6 +197,8 @@ SELECT pg_sleep(0.05);
 SELECT idempotency_purge(batch_size => 10) AS first, idempotency_purge(batch_size => 10) AS second,
        idempotency_purge(batch_size => 10) AS third, idempotency_purge(batch_size => 10) AS fourth;
 SELECT key FROM idempotency_keys WHERE scope = 'short' ORDER BY key;
+-- Expired but held: not forgotten either.
+SELECT idem_error($$SELECT state FROM idempotency_begin('short', 'held', NULL, wait => false)$$);
 -- older_than: also the caller's keys idle for longer (here the superuser, who may delete every
 -- role's: all of them, but never one held by a live lock).
 SELECT idempotency_purge(older_than => '0') > 0 AS purged;
@@ -212,7 +229,13 @@ SET ROLE idem_eve;
 SELECT idem_error($$SELECT state FROM idempotency_begin('POST /orders', 'shared-key', 'alice payload')$$);
 RESET ROLE;
 SELECT role_name, response FROM idempotency_keys WHERE key = 'shared-key' ORDER BY role_name;
-DELETE FROM idempotency_keys WHERE role_name IN ('idem_alice', 'idem_bob');
+-- A key belongs to the role's name: renamed, alice no longer finds hers.
+ALTER ROLE idem_alice RENAME TO idem_alice2;
+SET ROLE idem_alice2;
+SELECT state, attempts FROM idempotency_begin('POST /orders', 'shared-key', 'alice payload');
+RESET ROLE;
+ALTER ROLE idem_alice2 RENAME TO idem_alice;
+DELETE FROM idempotency_keys WHERE role_name IN ('idem_alice', 'idem_alice2', 'idem_bob');
 REVOKE ALL ON FUNCTION idempotency_begin(text, text, text, boolean, text, interval, interval),
                        idempotency_finish(text, text, jsonb, text), idempotency_purge(interval, integer)
     FROM idem_alice, idem_bob;

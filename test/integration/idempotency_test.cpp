@@ -73,6 +73,9 @@ std::string sqlstate_of(const std::function<void()>& f, std::string* message = n
     } catch (const pqxx::sql_error& e) {
         if (message) *message = e.what();
         return e.sqlstate();
+    } catch (const pqxx::deadlock_detected& e) {  // libpqxx 6.4: not an sql_error, no SQLSTATE
+        if (message) *message = e.what();
+        return "40P01";
     }
     return "";
 }
@@ -221,6 +224,53 @@ TEST(Idempotency, ConcurrentDuplicatesExecuteOnceOthersWait) {
     expect_indexes_intact(db.dsn());
 }
 
+// The wait for a key's lock is an ordinary lock wait: lock_timeout ends it (55P03), deadlock
+// detection breaks a cycle of two requests that began two keys in opposite orders (40P01). Replays
+// of one key take turns on its row: a second replay waits for the first one's transaction.
+TEST(Idempotency, KeyLockWaitsAreOrdinaryLockWaits) {
+    idgen::it::ScratchDb db("it_idem_lockwait");
+    pqxx::connection a(db.dsn()), b(db.dsn());
+    {
+        pqxx::work holder(a);
+        begin(holder, "s", "k1", "f");
+        pqxx::nontransaction other(b);
+        other.exec("SET lock_timeout = '300ms'");
+        const auto t0 = Clock::now();
+        EXPECT_EQ(sqlstate_of([&] { begin(other, "s", "k1", "f"); }), "55P03");
+        EXPECT_GE(ms_since(t0), 250);
+        EXPECT_LT(ms_since(t0), 5000);
+        other.exec("RESET lock_timeout");
+        holder.exec("SELECT idempotency_finish('s', 'k1', '{}')");
+        holder.commit();
+    }
+    // Two requests, two keys, opposite orders: one of them is chosen as the deadlock victim.
+    std::string state_a, state_b;
+    {
+        pqxx::work ta(a);
+        pqxx::work tb(b);
+        begin(ta, "s", "x", "f");
+        begin(tb, "s", "y", "f");
+        std::thread t([&] { state_a = sqlstate_of([&] { begin(ta, "s", "y", "f"); }); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        state_b = sqlstate_of([&] { begin(tb, "s", "x", "f"); });
+        if (state_b == "40P01") tb.abort();  // lets a's wait end
+        t.join();
+    }
+    EXPECT_TRUE((state_a == "40P01") != (state_b == "40P01")) << state_a << " / " << state_b;
+    EXPECT_TRUE(state_a.empty() || state_b.empty()) << state_a << " / " << state_b;
+    // Replays of a finished key: the second waits for the first one's transaction.
+    {
+        pqxx::work first(a);
+        EXPECT_EQ(begin(first, "s", "k1", "f").state, "replay");
+        pqxx::nontransaction second(b);
+        second.exec("SET statement_timeout = '300ms'");
+        EXPECT_EQ(sqlstate_of([&] { begin(second, "s", "k1", "f"); }), "57014");
+        second.exec("RESET statement_timeout");
+        first.commit();
+        EXPECT_EQ(begin(second, "s", "k1", "f").attempts, 3);
+    }
+}
+
 // The same with wait => false: one executes, every duplicate that arrives while it runs fails at
 // once with 55P03 (an API's 409), and none executes.
 TEST(Idempotency, ConcurrentDuplicatesFailFast) {
@@ -322,6 +372,31 @@ TEST(Idempotency, RetryWaitsForRequestAcrossTransactions) {
     EXPECT_EQ(waited.original, "first");
     EXPECT_GE(waited_ms, 450) << "the retry did not wait for the request";
     EXPECT_LT(waited_ms, 10000);
+}
+
+// Whatever the isolation level, idempotency_begin() decides on the key's latest committed state:
+// a REPEATABLE READ transaction whose snapshot is older than a duplicate's finish replays it.
+TEST(Idempotency, RepeatableReadSeesTheLatestState) {
+    idgen::it::ScratchDb db("it_idem_rr");
+    pqxx::connection a(db.dsn());
+    pqxx::connection b(db.dsn());
+    pqxx::nontransaction other(b);
+    EXPECT_EQ(begin(other, "POST /orders", "k", "fp", true, "first", "1 hour").state, "new");
+    pqxx::work rr(a, "rr");
+    rr.exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+    EXPECT_EQ(rr.exec1("SELECT count(*) FROM pg_class")[0].as<long>() > 0, true);  // the snapshot is taken
+    Begun waited;
+    std::thread finisher([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        pqxx::connection c(db.dsn());
+        pqxx::nontransaction tx(c);
+        tx.exec("SELECT idempotency_finish('POST /orders', 'k', '{\"done\": true}', 'first')");
+    });
+    waited = begin(rr, "POST /orders", "k", "fp", true, "second");
+    finisher.join();
+    EXPECT_EQ(waited.state, "replay");
+    EXPECT_EQ(waited.response, "{\"done\": true}");
+    rr.commit();
 }
 
 // A request that recorded a recovery point dies (its backend terminated mid-request). Its key
