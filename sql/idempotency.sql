@@ -234,7 +234,11 @@ ALTER ROLE idem_alice RENAME TO idem_alice2;
 SET ROLE idem_alice2;
 SELECT state, attempts FROM idempotency_begin('POST /orders', 'shared-key', 'alice payload');
 RESET ROLE;
+-- Named idem_alice again (as a new role of that name would be): the keys are hers.
 ALTER ROLE idem_alice2 RENAME TO idem_alice;
+SET ROLE idem_alice;
+SELECT state, response FROM idempotency_begin('POST /orders', 'shared-key', 'alice payload');
+RESET ROLE;
 DELETE FROM idempotency_keys WHERE role_name IN ('idem_alice', 'idem_alice2', 'idem_bob');
 REVOKE ALL ON FUNCTION idempotency_begin(text, text, text, boolean, text, interval, interval),
                        idempotency_finish(text, text, jsonb, text), idempotency_purge(interval, integer)
