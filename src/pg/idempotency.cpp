@@ -212,8 +212,9 @@ const Store& store() {
     return g_store;
 }
 
-// A key's row: its values by column (copies, in the caller's memory context), where it is, and
-// which transaction wrote it.
+// A key's row: its values by column (from a copy of the tuple, in the caller's memory context; a
+// large response stays a TOAST pointer, so an update that keeps it keeps its TOAST rows), where
+// it is, and which transaction wrote it.
 struct Row {
     ItemPointerData tid;
     TransactionId xmin;
@@ -235,8 +236,6 @@ void row_from_tuple(const Store& st, Relation rel, HeapTuple tup, Row* row) {
         row->v[c] = values[st.att[c] - 1];
         row->null[c] = nulls[st.att[c] - 1];
     }
-    // Detoasted, so a later read does not depend on the row's TOAST still being there.
-    if (!row->null[kResponse]) row->v[kResponse] = PointerGetDatum(PG_DETOAST_DATUM_COPY(row->v[kResponse]));
     row->tid = tup->t_self;
     row->xmin = HeapTupleHeaderGetXmin(tup->t_data);
 }
@@ -394,8 +393,10 @@ bool lock_key(const text* scope, const text* key, bool wait, LOCKTAG* tag) {
 Datum emit(FunctionCallInfo fcinfo, const char* state, const Row& row) {
     auto* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
     const bool replay = std::strcmp(state, "replay") == 0;
-    Datum values[6] = {CStringGetTextDatum(state), row.v[kResponse], BoolGetDatum(replay), row.v[kAttempts],
-                       row.v[kOriginal], row.v[kPoint]};
+    // Values themselves, never pointers to the row's TOAST.
+    const auto own = [&](Col c) { return row.null[c] ? (Datum)0 : PointerGetDatum(PG_DETOAST_DATUM_COPY(row.v[c])); };
+    Datum values[6] = {CStringGetTextDatum(state), replay ? own(kResponse) : (Datum)0, BoolGetDatum(replay),
+                       row.v[kAttempts], own(kOriginal), own(kPoint)};
     bool nulls[6] = {false, !replay || row.null[kResponse], false, false, row.null[kOriginal], row.null[kPoint]};
     tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
     return (Datum)0;

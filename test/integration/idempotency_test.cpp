@@ -765,6 +765,33 @@ TEST(Idempotency, FinishesAndReplaysAreHeapOnlyUpdates) {
     expect_indexes_intact(db.dsn());
 }
 
+// A large response is stored out of line (TOAST) and replayed whole; replays, which only count
+// attempts, keep its stored copy instead of writing it again.
+TEST(Idempotency, LargeResponsesReplayWhole) {
+    idgen::it::ScratchDb db("it_idem_large");
+    pqxx::connection c(db.dsn());
+    pqxx::nontransaction tx(c);
+    tx.exec("SELECT * FROM idempotency_begin('s', 'big', 'f')");
+    tx.exec("SELECT idempotency_finish('s', 'big', (SELECT jsonb_agg(jsonb_build_object('n', g, 'text', md5(g::text))) "
+            "FROM generate_series(1, 5000) g))");
+    const std::string want = tx.exec1("SELECT md5(response::text) || ':' || length(response::text) FROM idempotency_keys")[0].c_str();
+    ASSERT_GT(tx.exec1("SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'idempotency_keys'")[0].as<long>(), 0)
+        << "the response was not stored out of line";
+    const long toast_before =
+        tx.exec1("SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'idempotency_keys'")[0].as<long>();
+    for (int i = 0; i < 5; ++i) {
+        const auto r = tx.exec1("SELECT state, md5(response::text) || ':' || length(response::text), attempts "
+                                "FROM idempotency_begin('s', 'big', 'f')");
+        EXPECT_EQ(std::string(r[0].c_str()), "replay");
+        EXPECT_EQ(std::string(r[1].c_str()), want);
+        EXPECT_EQ(r[2].as<int>(), i + 2);
+    }
+    EXPECT_EQ(tx.exec1("SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'idempotency_keys'")[0].as<long>(),
+              toast_before)
+        << "replays wrote the response again";
+    expect_indexes_intact(db.dsn());
+}
+
 // Keys are WAL-logged rows: an immediate shutdown (a crash) and a restart keep finished keys and
 // keys in flight.
 TEST(Idempotency, KeysSurviveACrash) {
