@@ -151,8 +151,9 @@ constexpr Oid kColTypes[kNumCols] = {
     INTERVALOID, TIMESTAMPTZOID, INTERVALOID, TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID};
 
 // The table, its primary key and expiry index, and where each column is: found by OID once per
-// backend. Any change to a relation, a function or a schema (DROP or CREATE EXTENSION, ALTER
-// EXTENSION UPDATE) marks it stale, and the next call finds them again.
+// backend. An invalidation of the table or one of its indexes (DROP EXTENSION drops them, ALTER
+// EXTENSION UPDATE may change them), or of any schema, marks it stale, and the next call finds
+// them again.
 struct Store {
     bool valid;
     Oid db, relid, pkey, expires_index;
