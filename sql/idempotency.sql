@@ -225,6 +225,18 @@ SELECT idem_error($$SELECT * FROM idempotency_keys$$);
 SELECT idem_error($$DELETE FROM idempotency_keys$$);
 SET ROLE idem_alice;
 SELECT state, response FROM idempotency_begin('POST /orders', 'shared-key', 'alice payload');
+-- Inside a SECURITY DEFINER function, current_user is the function's owner: bob's function, called
+-- by alice, begins a key of bob's.
+RESET ROLE;
+CREATE FUNCTION idem_bobs_begin(k text) RETURNS text LANGUAGE sql SECURITY DEFINER
+    SET search_path = public, pg_temp
+    AS $$ SELECT state FROM idempotency_begin('POST /orders', k, NULL) $$;
+ALTER FUNCTION idem_bobs_begin(text) OWNER TO idem_bob;
+SET ROLE idem_alice;
+SELECT idem_bobs_begin('via-bob') AS state;
+RESET ROLE;
+SELECT role_name FROM idempotency_keys WHERE key = 'via-bob';
+DROP FUNCTION idem_bobs_begin(text);
 SET ROLE idem_eve;
 SELECT idem_error($$SELECT state FROM idempotency_begin('POST /orders', 'shared-key', 'alice payload')$$);
 RESET ROLE;
