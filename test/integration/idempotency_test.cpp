@@ -1,10 +1,12 @@
-// The idempotency-key store against a live server, where it takes more than one session: many
-// clients with one key (exactly one execution; the others wait, or fail fast), a request that
-// holds its key across transactions and a retry that waits for it, a dead request's key taken
-// over after its lock timeout (the backend killed with pg_terminate_backend), a request killed
-// inside its transaction (the key is free at once), a reply lost after the commit, application
-// roles that are not superusers, the owner of public planting look-alikes, purge in batches next
-// to a locked row, a crash, and pg_dump.
+// The idempotency-key store against a live server, where it takes more than one session or a
+// server-side view: many clients with one key (exactly one execution; the others wait, or fail
+// fast), key-lock waits (lock_timeout, deadlocks, replays taking turns), a request that holds its
+// key across transactions and a retry that waits for it, REPEATABLE READ, a dead request's key
+// taken over after its lock timeout (the backend killed with pg_terminate_backend), a request
+// killed inside its transaction (the key is free at once), a reply lost after the commit,
+// application roles that are not superusers, the owner of public planting look-alikes, purge in
+// batches next to a locked row, the table's indexes (amcheck) and heap-only updates through every
+// write path, large responses, a crash, and pg_dump.
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
 
