@@ -67,3 +67,19 @@
 #else
 #define IDGEN_INTERVAL_IS_INFINITE(i) false
 #endif
+
+// 16 gave heap_update an out-argument saying which indexes need new entries. The idempotency store
+// (plain btree indexes only) adds index entries whenever the new version is not heap-only (HOT),
+// which is what that argument says there too. IDGEN_HEAP_UPDATE waits for a concurrent writer and
+// has no crosscheck snapshot; its user includes access/heapam.h.
+#if PG_VERSION_NUM >= 160000
+#define IDGEN_HEAP_UPDATE(rel, otid, tup, cid, tmfd, lockmode)                                         \
+    ([&]() {                                                                                            \
+        TU_UpdateIndexes idgen_update_indexes_;                                                         \
+        return heap_update((rel), (otid), (tup), (cid), InvalidSnapshot, true, (tmfd), (lockmode),      \
+                           &idgen_update_indexes_);                                                     \
+    }())
+#else
+#define IDGEN_HEAP_UPDATE(rel, otid, tup, cid, tmfd, lockmode) \
+    heap_update((rel), (otid), (tup), (cid), InvalidSnapshot, true, (tmfd), (lockmode))
+#endif

@@ -16,3 +16,4 @@
 \ir ../sql/82_correlation.sql
 
 \ir ../sql/55_base62.sql
+\ir ../sql/80_idempotency.sql

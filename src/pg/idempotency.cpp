@@ -1,0 +1,649 @@
+// id_gen: SQL entry points of the idempotency-key store: idempotency_begin, idempotency_finish,
+// idempotency_recovery_point, idempotency_purge (the fingerprint helper is in
+// idempotency_fingerprint.cpp).
+//
+// Who owns a key. Every key is stored under the role calling (GetUserId(), current_user), read
+// here and never taken from an argument. The table belongs to the extension's owner and no other
+// role has a privilege on it: these functions read and write it themselves, as catalog code
+// does — an index scan of its primary key, heap_insert / heap_update / heap_delete and the index
+// entries — after finding it from pg_extension by OID (see extension.h). No SQL text is run, so
+// nothing is resolved by name when a request runs, and nothing is planned per transaction: a key
+// costs two index probes and two row writes per request.
+//
+// Concurrency. Every idempotency_begin() of one (role, scope, key) first takes a transaction-level
+// lock on it: a lock-manager advisory lock whose tag holds a 64-bit hash of the three (and a class
+// number SQL's advisory-lock functions never use), so requests with the same key queue there and
+// requests with other keys do not meet. Under that lock it reads the key's latest committed
+// state (a fresh snapshot, whatever the isolation level) and decides. When a request's work shares
+// its transaction with the key (begin, work, finish, commit), the lock is held to the commit and a
+// duplicate waits for it (or, with wait => false, fails at once); it then sees the committed
+// response, or, after a rollback, no key at all. When a request commits the key first and works
+// across transactions (recovery points), the key's row carries the lock instead: `locked_until`,
+// renewed by every recovery point. A duplicate then polls the row (sleeping on its latch, so it
+// can be cancelled) until the request finishes or its lock runs out, and takes over the key when
+// it has run out. idempotency_finish(), idempotency_recovery_point() and idempotency_purge() do not
+// take the key lock: they update or delete the row they read, and a row changed or deleted by
+// another transaction in between (heap_update's TM_Updated / TM_Deleted, after waiting for it)
+// sends them back to read it again.
+#include <cstdint>
+#include <cstring>
+
+#include "boundary.h"
+#include "core/idempotency.h"
+#include "extension.h"
+
+extern "C" {
+#include "access/genam.h"
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/skey.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "catalog/dependency.h"
+#include "catalog/index.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_type.h"
+#include "commands/extension.h"
+#include "common/hashfn.h"
+#include "executor/tuptable.h"
+#include "funcapi.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "nodes/execnodes.h"
+#include "storage/latch.h"
+#include "storage/lock.h"
+#include "tcop/utility.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/inval.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+#include "utils/tuplestore.h"
+#include "utils/wait_event.h"
+}
+
+namespace {
+
+// pg_locks shows the key lock as locktype 'advisory' with this objsubid (SQL's advisory-lock
+// functions use 1 and 2), objid and classid holding the hash.
+constexpr uint16 kKeyLockClass = 18756;
+
+// ---- arguments -------------------------------------------------------------------------------
+
+// A label as an error message shows it: control characters escaped, clipped.
+struct Shown {
+    char text[300];
+};
+
+bool utf8_database() { return GetDatabaseEncoding() == PG_UTF8; }
+
+Shown shown(const text* t) {
+    Shown s;
+    idgen::idem_escape_for_message(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), utf8_database(), s.text, sizeof s.text);
+    return s;
+}
+
+// A label argument (scope, key, attempt ID, recovery point): 1 to 255 characters without control
+// characters. NULL: nullptr when `nullable`, 22004 otherwise.
+text* label_arg(FunctionCallInfo fcinfo, int n, const char* what, bool nullable) {
+    if (PG_ARGISNULL(n)) {
+        if (nullable) return nullptr;
+        ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be null", what)));
+    }
+    text* t = PG_GETARG_TEXT_PP(n);
+    const char* data = VARDATA_ANY(t);
+    const int len = VARSIZE_ANY_EXHDR(t);
+    const int chars = pg_mbstrlen_with_len(data, len);
+    if (chars < 1 || chars > static_cast<int>(idgen::kIdemLabelMaxChars))
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("%s must be 1 to %d characters long, not %d", what,
+                               static_cast<int>(idgen::kIdemLabelMaxChars), chars)));
+    if (idgen::idem_control_offset(data, static_cast<std::size_t>(len), utf8_database()) != idgen::kNoControl)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                        errmsg("invalid input syntax for %s: \"%s\"", what, shown(t).text),
+                        errdetail("It contains a control character.")));
+    return t;
+}
+
+// An interval argument that must be positive (or, with allow_zero, not negative) and finite
+// (22023); NULL gives `fallback`, or 22004 when there is none.
+Interval* interval_arg(FunctionCallInfo fcinfo, int n, const char* what, Interval* fallback, bool allow_zero) {
+    if (PG_ARGISNULL(n)) {
+        if (fallback != nullptr) return fallback;
+        ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be null", what)));
+    }
+    Interval* v = PG_GETARG_INTERVAL_P(n);
+    Interval zero{};
+    const int32 cmp = DatumGetInt32(DirectFunctionCall2(interval_cmp, IntervalPGetDatum(v), IntervalPGetDatum(&zero)));
+    if (IDGEN_INTERVAL_IS_INFINITE(v) || cmp < 0 || (cmp == 0 && !allow_zero))
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("%s must be a %s finite interval, not %s", what, allow_zero ? "non-negative" : "positive",
+                               DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(v))))));
+    return v;
+}
+
+// Writes refuse in a read-only transaction and on a standby (25006), as an INSERT would.
+void check_writable(const char* what) {
+    PreventCommandIfReadOnly(what);
+    PreventCommandDuringRecovery(what);
+}
+
+// ---- the table -------------------------------------------------------------------------------
+
+enum Col {
+    kRole, kScope, kKey, kFingerprint, kState, kResponse, kAttempts, kOriginal, kAttempt, kPoint,
+    kLockTimeout, kLockedUntil, kRetention, kCreated, kUpdated, kFinished, kExpires, kNumCols
+};
+constexpr const char* kColNames[kNumCols] = {
+    "role_name", "scope", "key", "fingerprint", "state", "response", "attempts", "original_attempt_id",
+    "attempt_id", "recovery_point", "lock_timeout", "locked_until", "retention", "created_at", "updated_at",
+    "finished_at", "expires_at"};
+constexpr Oid kColTypes[kNumCols] = {
+    NAMEOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, JSONBOID, INT4OID, TEXTOID, TEXTOID, TEXTOID,
+    INTERVALOID, TIMESTAMPTZOID, INTERVALOID, TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID};
+
+// The table, its primary key and expiry index, and where each column is: found by OID once per
+// backend. An invalidation of the table or one of its indexes (DROP EXTENSION drops them, ALTER
+// EXTENSION UPDATE may change them), or of any schema, marks it stale, and the next call finds
+// them again.
+struct Store {
+    bool valid;
+    Oid db, relid, pkey, expires_index;
+    AttrNumber att[kNumCols];
+};
+Store g_store;
+bool g_store_callbacks = false;
+
+void invalidate_store(Datum, int, uint32) { g_store.valid = false; }
+void invalidate_store_rel(Datum, Oid relid) {
+    if (relid == InvalidOid || relid == g_store.relid || relid == g_store.pkey || relid == g_store.expires_index)
+        g_store.valid = false;
+}
+
+[[noreturn]] void store_missing(const char* what) {
+    ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                    errmsg("the id_gen idempotency store is missing or damaged: %s", what),
+                    errhint("Update the extension (ALTER EXTENSION id_gen UPDATE) or reinstall it.")));
+}
+
+const Store& store() {
+    if (g_store.valid && g_store.db == MyDatabaseId) return g_store;
+    if (!g_store_callbacks) {
+        CacheRegisterRelcacheCallback(invalidate_store_rel, (Datum)0);
+        CacheRegisterSyscacheCallback(NAMESPACEOID, invalidate_store, (Datum)0);
+        g_store_callbacks = true;
+    }
+    g_store.valid = false;
+    const Oid nsp = idgen::pg::extension_schema();
+    if (!OidIsValid(nsp))
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("the id_gen extension is not installed in this database")));
+    // Members of the extension: nobody else can drop, rename or replace them.
+    const Oid ext = get_extension_oid("id_gen", false);
+    const Oid relid = get_relname_relid("idempotency_keys", nsp);
+    if (!OidIsValid(relid) || getExtensionOfObject(RelationRelationId, relid) != ext) store_missing("idempotency_keys");
+    const Oid expires_index = get_relname_relid("idempotency_keys_expires_at", nsp);
+    if (!OidIsValid(expires_index)) store_missing("idempotency_keys_expires_at");
+    Relation rel = table_open(relid, AccessShareLock);
+    const Oid pkey = IDGEN_PRIMARY_KEY_INDEX(rel);
+    table_close(rel, AccessShareLock);
+    if (!OidIsValid(pkey)) store_missing("the primary key of idempotency_keys");
+    for (int c = 0; c < kNumCols; ++c) {
+        Oid type = InvalidOid;
+        int32 typmod = -1;
+        Oid coll = InvalidOid;
+        g_store.att[c] = get_attnum(relid, kColNames[c]);
+        if (g_store.att[c] == InvalidAttrNumber) store_missing(kColNames[c]);
+        get_atttypetypmodcoll(relid, g_store.att[c], &type, &typmod, &coll);
+        if (type != kColTypes[c]) store_missing(kColNames[c]);
+    }
+    g_store.relid = relid;
+    g_store.pkey = pkey;
+    g_store.expires_index = expires_index;
+    g_store.db = MyDatabaseId;
+    g_store.valid = true;
+    return g_store;
+}
+
+// A key's row: its values by column (from a copy of the tuple, in the caller's memory context; a
+// large response stays a TOAST pointer, so an update that keeps it keeps its TOAST rows), where
+// it is, and which transaction wrote it.
+struct Row {
+    ItemPointerData tid;
+    TransactionId xmin;
+    Datum v[kNumCols];
+    bool null[kNumCols];
+
+    [[nodiscard]] bool done() const { return std::strcmp(TextDatumGetCString(v[kState]), "done") == 0; }
+    [[nodiscard]] const text* txt(Col c) const { return null[c] ? nullptr : DatumGetTextPP(v[c]); }
+    [[nodiscard]] TimestampTz ts(Col c) const { return null[c] ? DT_NOBEGIN : DatumGetTimestampTz(v[c]); }
+};
+
+void row_from_tuple(const Store& st, Relation rel, HeapTuple tup, Row* row) {
+    HeapTuple copy = heap_copytuple(tup);
+    const int natts = RelationGetDescr(rel)->natts;
+    auto* values = static_cast<Datum*>(palloc(sizeof(Datum) * natts));
+    auto* nulls = static_cast<bool*>(palloc(sizeof(bool) * natts));
+    heap_deform_tuple(copy, RelationGetDescr(rel), values, nulls);
+    for (int c = 0; c < kNumCols; ++c) {
+        row->v[c] = values[st.att[c] - 1];
+        row->null[c] = nulls[st.att[c] - 1];
+    }
+    row->tid = tup->t_self;
+    row->xmin = HeapTupleHeaderGetXmin(tup->t_data);
+}
+
+// The latest committed state of (role, scope, key), and this transaction's own changes: an index
+// scan of the primary key with a fresh snapshot. False when there is no such row.
+bool read_row(const Store& st, Relation rel, const NameData* role, const text* scope, const text* key, Row* row) {
+    ScanKeyData sk[3];
+    ScanKeyInit(&sk[0], st.att[kRole], BTEqualStrategyNumber, F_NAMEEQ, NameGetDatum(role));
+    ScanKeyInit(&sk[1], st.att[kScope], BTEqualStrategyNumber, F_TEXTEQ, PointerGetDatum(scope));
+    sk[1].sk_collation = C_COLLATION_OID;
+    ScanKeyInit(&sk[2], st.att[kKey], BTEqualStrategyNumber, F_TEXTEQ, PointerGetDatum(key));
+    sk[2].sk_collation = C_COLLATION_OID;
+    Snapshot snapshot = RegisterSnapshot(GetLatestSnapshot());
+    SysScanDesc scan = systable_beginscan(rel, st.pkey, true, snapshot, 3, sk);
+    HeapTuple tup = systable_getnext(scan);
+    const bool found = HeapTupleIsValid(tup);
+    if (found) row_from_tuple(st, rel, tup, row);
+    systable_endscan(scan);
+    UnregisterSnapshot(snapshot);
+    return found;
+}
+
+HeapTuple form_row(const Store& st, Relation rel, const Row& row) {
+    TupleDesc desc = RelationGetDescr(rel);
+    auto* values = static_cast<Datum*>(palloc0(sizeof(Datum) * desc->natts));
+    auto* nulls = static_cast<bool*>(palloc(sizeof(bool) * desc->natts));
+    for (int i = 0; i < desc->natts; ++i) nulls[i] = true;  // dropped columns stay NULL
+    for (int c = 0; c < kNumCols; ++c) {
+        values[st.att[c] - 1] = row.v[c];
+        nulls[st.att[c] - 1] = row.null[c];
+    }
+    return heap_form_tuple(desc, values, nulls);
+}
+
+// The index entries of a new row version (every index: a plain btree on columns, which is all the
+// table has).
+void insert_index_entries(Relation rel, HeapTuple tup) {
+    List* indexes = RelationGetIndexList(rel);
+    TupleTableSlot* slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
+    ExecStoreHeapTuple(tup, slot, false);
+    ListCell* lc;
+    foreach (lc, indexes) {
+        Relation index = index_open(lfirst_oid(lc), RowExclusiveLock);
+        IndexInfo* info = BuildIndexInfo(index);
+        if (info->ii_Expressions != NIL || info->ii_Predicate != NIL || info->ii_ExclusionOps != nullptr)
+            ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                            errmsg("index \"%s\" on idempotency_keys is not one the store can maintain",
+                                   RelationGetRelationName(index)),
+                            errdetail("Only indexes on plain columns, without a predicate, are supported.")));
+        if (info->ii_ReadyForInserts) {
+            Datum values[INDEX_MAX_KEYS];
+            bool isnull[INDEX_MAX_KEYS];
+            FormIndexDatum(info, slot, nullptr, values, isnull);
+            index_insert(index, values, isnull, &tup->t_self, rel,
+                         index->rd_index->indisunique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO, false, info);
+        }
+        index_close(index, NoLock);
+    }
+    ExecDropSingleTupleTableSlot(slot);
+    list_free(indexes);
+}
+
+void insert_row(const Store& st, Relation rel, const Row& row) {
+    HeapTuple tup = form_row(st, rel, row);
+    simple_heap_insert(rel, tup);
+    insert_index_entries(rel, tup);
+    CommandCounterIncrement();  // later reads in this statement see it
+}
+
+// Replaces `old` (as read) with `row`. False when another transaction updated or deleted it in
+// between (after waiting for that transaction to end): read it again.
+bool update_row(const Store& st, Relation rel, const Row& old, const Row& row) {
+    HeapTuple tup = form_row(st, rel, row);
+    ItemPointerData otid = old.tid;
+    TM_FailureData tmfd;
+    LockTupleMode lockmode;
+    const TM_Result r = IDGEN_HEAP_UPDATE(rel, &otid, tup, GetCurrentCommandId(true), &tmfd, &lockmode);
+    if (r == TM_Updated || r == TM_Deleted) return false;
+    if (r != TM_Ok) elog(ERROR, "unexpected result %d updating a row of idempotency_keys", static_cast<int>(r));
+    if (!HeapTupleIsHeapOnly(tup)) insert_index_entries(rel, tup);
+    CommandCounterIncrement();
+    return true;
+}
+
+Datum text_datum(const text* t) { return PointerGetDatum(t); }
+Datum ts_datum(TimestampTz t) { return TimestampTzGetDatum(t); }
+TimestampTz plus(TimestampTz t, const Interval* i) {
+    return DatumGetTimestampTz(DirectFunctionCall2(timestamptz_pl_interval, TimestampTzGetDatum(t), IntervalPGetDatum(i)));
+}
+Interval* interval_of(const Row& row, Col c) { return DatumGetIntervalP(row.v[c]); }
+
+void set(Row* row, Col c, Datum v) {
+    row->v[c] = v;
+    row->null[c] = false;
+}
+void set_text(Row* row, Col c, const text* t) {
+    row->v[c] = PointerGetDatum(t);
+    row->null[c] = t == nullptr;
+}
+
+// A key granted to a request: in flight, held by `attempt` until at + lock_timeout, kept until
+// at + retention.
+void hold(Row* row, const text* attempt, Interval* lock_timeout, Interval* retention, TimestampTz at) {
+    set_text(row, kAttempt, attempt);
+    set(row, kLockTimeout, IntervalPGetDatum(lock_timeout));
+    set(row, kLockedUntil, ts_datum(plus(at, lock_timeout)));
+    set(row, kRetention, IntervalPGetDatum(retention));
+    set(row, kUpdated, ts_datum(at));
+    set(row, kExpires, ts_datum(plus(at, retention)));
+}
+
+// A fresh key: the first request, or one whose key had expired.
+void fresh(Row* row, const NameData* role, const text* scope, const text* key, const text* fp, const text* attempt,
+           Interval* lock_timeout, Interval* retention, TimestampTz at) {
+    for (int c = 0; c < kNumCols; ++c) row->null[c] = true;
+    set(row, kRole, NameGetDatum(role));
+    set(row, kScope, text_datum(scope));
+    set(row, kKey, text_datum(key));
+    set_text(row, kFingerprint, fp);
+    set(row, kState, CStringGetTextDatum("in_flight"));
+    set(row, kAttempts, Int32GetDatum(1));
+    set_text(row, kOriginal, attempt);
+    set(row, kCreated, ts_datum(at));
+    hold(row, attempt, lock_timeout, retention, at);
+}
+
+// ---- the key lock and results ----------------------------------------------------------------
+
+// The transaction-level key lock (its tag in *tag). False when `wait` is false and another
+// transaction holds it.
+bool lock_key(const text* scope, const text* key, bool wait, LOCKTAG* tag) {
+    const Oid role = GetUserId();
+    const uint32 slen = VARSIZE_ANY_EXHDR(scope), klen = VARSIZE_ANY_EXHDR(key);
+    const std::size_t len = sizeof role + sizeof slen + slen + klen;
+    auto* buf = static_cast<unsigned char*>(palloc(len));
+    std::memcpy(buf, &role, sizeof role);
+    std::memcpy(buf + sizeof role, &slen, sizeof slen);
+    std::memcpy(buf + sizeof role + sizeof slen, VARDATA_ANY(scope), slen);
+    std::memcpy(buf + sizeof role + sizeof slen + slen, VARDATA_ANY(key), klen);
+    const uint64 h = hash_bytes_extended(buf, static_cast<int>(len), 0);
+    pfree(buf);
+    SET_LOCKTAG_ADVISORY(*tag, MyDatabaseId, static_cast<uint32>(h >> 32), static_cast<uint32>(h), kKeyLockClass);
+    return LockAcquire(tag, ExclusiveLock, false, !wait) != LOCKACQUIRE_NOT_AVAIL;
+}
+
+[[noreturn]] void in_flight_error(const text* scope, const text* key, const char* detail, const char* hint) {
+    ereport(ERROR, (errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+                    errmsg("idempotency key \"%s\" is in use by a request in flight", shown(key).text),
+                    errdetail("Scope \"%s\": %s", shown(scope).text, detail), errhint("%s", hint)));
+    pg_unreachable();
+}
+
+// The one result row of idempotency_begin(), from the key's row as it now is.
+Datum emit(FunctionCallInfo fcinfo, const char* state, const Row& row) {
+    auto* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
+    const bool replay = std::strcmp(state, "replay") == 0;
+    // Values themselves, never pointers to the row's TOAST.
+    const auto own = [&](Col c) { return row.null[c] ? (Datum)0 : PointerGetDatum(PG_DETOAST_DATUM_COPY(row.v[c])); };
+    Datum values[6] = {CStringGetTextDatum(state), replay ? own(kResponse) : (Datum)0, BoolGetDatum(replay),
+                       row.v[kAttempts], own(kOriginal), own(kPoint)};
+    bool nulls[6] = {false, !replay || row.null[kResponse], false, false, row.null[kOriginal], row.null[kPoint]};
+    tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+    return (Datum)0;
+}
+
+bool fingerprints_equal(const text* a, const text* b) {
+    if (a == nullptr || b == nullptr) return a == b;
+    return VARSIZE_ANY_EXHDR(a) == VARSIZE_ANY_EXHDR(b) &&
+           std::memcmp(VARDATA_ANY(a), VARDATA_ANY(b), VARSIZE_ANY_EXHDR(a)) == 0;
+}
+
+Name caller_name() {
+    Name n = static_cast<Name>(palloc0(NAMEDATALEN));
+    namestrcpy(n, GetUserNameFromId(GetUserId(), false));
+    return n;
+}
+
+}  // namespace
+
+// idempotency_begin(scope, key, fingerprint, wait, attempt_id, lock_timeout, retention)
+//   -> TABLE(state, response, replayed, attempts, original_attempt_id, recovery_point)
+IDGEN_FUNCTION(idempotency_begin) {
+    text* scope = label_arg(fcinfo, 0, "scope", false);
+    text* key = label_arg(fcinfo, 1, "idempotency key", false);
+    text* fingerprint = nullptr;
+    if (!PG_ARGISNULL(2)) {
+        fingerprint = PG_GETARG_TEXT_PP(2);
+        const int chars = pg_mbstrlen_with_len(VARDATA_ANY(fingerprint), VARSIZE_ANY_EXHDR(fingerprint));
+        if (chars < 1 || chars > static_cast<int>(idgen::kIdemFingerprintMaxChars))
+            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                            errmsg("fingerprint must be 1 to %d characters long, not %d",
+                                   static_cast<int>(idgen::kIdemFingerprintMaxChars), chars)));
+    }
+    if (PG_ARGISNULL(3)) ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("wait must not be null")));
+    const bool wait = PG_GETARG_BOOL(3);
+    text* attempt_id = label_arg(fcinfo, 4, "attempt ID", true);
+    Interval* lock_timeout = interval_arg(fcinfo, 5, "lock_timeout", nullptr, false);
+    auto* day = static_cast<Interval*>(palloc0(sizeof(Interval)));
+    day->time = INT64CONST(24) * USECS_PER_HOUR;
+    Interval* retention = interval_arg(fcinfo, 6, "retention", day, false);
+    check_writable("idempotency_begin()");
+
+    const Store& st = store();
+    InitMaterializedSRF(fcinfo, 0);
+    const Name role = caller_name();
+    LOCKTAG tag;
+    if (!lock_key(scope, key, wait, &tag))
+        in_flight_error(scope, key, "another transaction is running a request with it.",
+                        "Retry later, or call idempotency_begin() with wait => true to wait for it.");
+    Relation rel = table_open(st.relid, RowExclusiveLock);
+
+    long sleep_ms = 1;
+    for (;;) {
+        CHECK_FOR_INTERRUPTS();
+        const TimestampTz at = GetCurrentTimestamp();
+        Row old, row;
+        if (!read_row(st, rel, role, scope, key, &old)) {
+            fresh(&row, role, scope, key, fingerprint, attempt_id, lock_timeout, retention, at);
+            insert_row(st, rel, row);
+            table_close(rel, NoLock);
+            return emit(fcinfo, "new", row);
+        }
+        const bool done = old.done();
+        // Past its retention and not held: forgotten, the request starts afresh.
+        if (old.ts(kExpires) <= at && (done || old.ts(kLockedUntil) <= at)) {
+            fresh(&row, role, scope, key, fingerprint, attempt_id, lock_timeout, retention, at);
+            if (!update_row(st, rel, old, row)) continue;
+            table_close(rel, NoLock);
+            return emit(fcinfo, "new", row);
+        }
+        if (!fingerprints_equal(fingerprint, old.txt(kFingerprint)))
+            ereport(ERROR, (errcode(ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION),
+                            errmsg("idempotency key \"%s\" was used with another request", shown(key).text),
+                            errdetail("Scope \"%s\": the request's fingerprint differs from the one recorded with the key.",
+                                      shown(scope).text),
+                            errhint("Send a new request with a new key.")));
+        row = old;
+        set(&row, kAttempts, Int32GetDatum(DatumGetInt32(old.v[kAttempts]) + 1));
+        if (done) {
+            if (!update_row(st, rel, old, row)) continue;
+            table_close(rel, NoLock);
+            // A replay changes nothing a duplicate must wait for (its attempt count is a row
+            // update, which serializes replays by itself): the key's lock goes at once, so a
+            // transaction replaying many keys does not hold a lock for each.
+            LockRelease(&tag, ExclusiveLock, false);
+            return emit(fcinfo, "replay", row);
+        }
+        // In flight.
+        if (TransactionIdIsCurrentTransactionId(old.xmin))
+            ereport(ERROR, (errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+                            errmsg("idempotency key \"%s\" is already in flight in this transaction", shown(key).text),
+                            errdetail("Scope \"%s\": idempotency_begin() was called with it before in this transaction.",
+                                      shown(scope).text)));
+        const TimestampTz locked_until = old.ts(kLockedUntil);
+        if (locked_until <= at) {
+            // Its request died (or is too slow): this one holds the key now, and resumes from the
+            // last recovery point, if there is one.
+            hold(&row, attempt_id, lock_timeout, retention, at);
+            if (!update_row(st, rel, old, row)) continue;
+            table_close(rel, NoLock);
+            return emit(fcinfo, row.null[kPoint] ? "new" : "resume", row);
+        }
+        const text* holder = old.txt(kAttempt);
+        if (!wait)
+            in_flight_error(scope, key,
+                            holder != nullptr ? psprintf("attempt \"%s\" holds it until %s.", shown(holder).text,
+                                                         timestamptz_to_str(locked_until))
+                                              : psprintf("a request holds it until %s.", timestamptz_to_str(locked_until)),
+                            "Retry later, or call idempotency_begin() with wait => true to wait for it.");
+        // Wait for the request to finish or its lock to run out, reading the row again.
+        const long left_ms = static_cast<long>((locked_until - at) / 1000) + 1;
+        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, Min(sleep_ms, left_ms),
+                        PG_WAIT_EXTENSION);
+        ResetLatch(MyLatch);
+        sleep_ms = Min(sleep_ms * 2, 100L);
+    }
+}
+
+namespace {
+
+// Stores the response (finish) or a recovery point of a key in flight, held by `attempt_id`
+// when one is given; 55000 saying why when the key is not in that state.
+void update_in_flight(const text* scope, const text* key, const text* attempt_id, Jsonb* response,
+                      const text* point, const char* action) {
+    const Store& st = store();
+    const Name role = caller_name();
+    Relation rel = table_open(st.relid, RowExclusiveLock);
+    for (;;) {
+        CHECK_FOR_INTERRUPTS();
+        const TimestampTz at = GetCurrentTimestamp();
+        Row old;
+        const Shown k = shown(key), s = shown(scope);
+        if (!read_row(st, rel, role, scope, key, &old))
+            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                            errmsg("cannot %s idempotency key \"%s\": it is not in flight", action, k.text),
+                            errdetail("Scope \"%s\" has no such key for role \"%s\" (never begun, or purged).", s.text,
+                                      NameStr(*role)),
+                            errhint("Call idempotency_begin() first.")));
+        if (old.done())
+            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                            errmsg("cannot %s idempotency key \"%s\": its request has finished", action, k.text),
+                            errdetail("Scope \"%s\": the key's response is stored; retries replay it.", s.text)));
+        const text* holder = old.txt(kAttempt);
+        if (attempt_id != nullptr && !fingerprints_equal(attempt_id, holder))
+            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                            errmsg("cannot %s idempotency key \"%s\": another attempt holds it", action, k.text),
+                            errdetail("Scope \"%s\": the key is held by attempt \"%s\", not by attempt \"%s\" (its "
+                                      "lock ran out and a retry took the key over).",
+                                      s.text, holder == nullptr ? "(none)" : shown(holder).text, shown(attempt_id).text)));
+        // Neither changes an indexed column (expires_at counts from the begin that granted the
+        // key), so with room on the page (fillfactor) the new version is heap-only (HOT).
+        Row row = old;
+        set(&row, kUpdated, ts_datum(at));
+        if (point != nullptr) {
+            set_text(&row, kPoint, point);
+            set(&row, kLockedUntil, ts_datum(plus(at, interval_of(old, kLockTimeout))));
+        } else {
+            set(&row, kState, CStringGetTextDatum("done"));
+            row.v[kResponse] = PointerGetDatum(response);
+            row.null[kResponse] = response == nullptr;
+            row.null[kLockedUntil] = true;
+            set(&row, kFinished, ts_datum(at));
+        }
+        if (update_row(st, rel, old, row)) break;
+    }
+    table_close(rel, NoLock);
+}
+
+}  // namespace
+
+// idempotency_finish(scope, key, response jsonb, attempt_id text DEFAULT NULL) -> void
+IDGEN_FUNCTION(idempotency_finish) {
+    text* scope = label_arg(fcinfo, 0, "scope", false);
+    text* key = label_arg(fcinfo, 1, "idempotency key", false);
+    Jsonb* response = PG_ARGISNULL(2) ? nullptr : PG_GETARG_JSONB_P(2);
+    text* attempt_id = label_arg(fcinfo, 3, "attempt ID", true);
+    check_writable("idempotency_finish()");
+    update_in_flight(scope, key, attempt_id, response, nullptr, "finish");
+    PG_RETURN_VOID();
+}
+
+// idempotency_recovery_point(scope, key, point text, attempt_id text DEFAULT NULL) -> void
+IDGEN_FUNCTION(idempotency_recovery_point) {
+    text* scope = label_arg(fcinfo, 0, "scope", false);
+    text* key = label_arg(fcinfo, 1, "idempotency key", false);
+    text* point = label_arg(fcinfo, 2, "recovery point", false);
+    text* attempt_id = label_arg(fcinfo, 3, "attempt ID", true);
+    check_writable("idempotency_recovery_point()");
+    update_in_flight(scope, key, attempt_id, nullptr, point, "record a recovery point of");
+    PG_RETURN_VOID();
+}
+
+// idempotency_purge(older_than interval DEFAULT NULL, batch_size int DEFAULT 1000) -> bigint
+//
+// One bounded batch per call: up to batch_size keys of every role past their retention and not
+// held, then (with older_than) keys not updated for older_than and not held, of the caller's
+// role only, or of every role when the caller may DELETE from idempotency_keys (the keys it
+// could delete itself). A row another transaction has locked or changed is skipped, never waited
+// for; the deletions' row locks last until the caller's transaction ends, so call it in short
+// transactions (until it returns less than batch_size).
+IDGEN_FUNCTION(idempotency_purge) {
+    Interval* older_than = PG_ARGISNULL(0) ? nullptr : interval_arg(fcinfo, 0, "older_than", nullptr, true);
+    if (PG_ARGISNULL(1)) ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("batch_size must not be null")));
+    const int32 batch = PG_GETARG_INT32(1);
+    if (batch < 1)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("batch_size must be at least 1, not %d", batch)));
+    check_writable("idempotency_purge()");
+    const Store& st = store();
+    const TimestampTz at = GetCurrentTimestamp();
+    const bool every_role = pg_class_aclcheck(st.relid, GetUserId(), ACL_DELETE) == ACLCHECK_OK;
+    const Name role = caller_name();
+    TimestampTz cutoff = DT_NOBEGIN;
+    if (older_than != nullptr) {
+        Interval neg;
+        neg.time = -older_than->time;
+        neg.day = -older_than->day;
+        neg.month = -older_than->month;
+        cutoff = plus(at, &neg);
+    }
+    Relation rel = table_open(st.relid, RowExclusiveLock);
+    int64 deleted = 0;
+    // Pass 0: expired keys (the expiry index); pass 1: idle keys (the whole table), with older_than.
+    for (int pass = 0; pass < (older_than != nullptr ? 2 : 1) && deleted < batch; ++pass) {
+        ScanKeyData sk[1];
+        ScanKeyInit(&sk[0], st.att[kExpires], BTLessEqualStrategyNumber, F_TIMESTAMPTZ_LE, TimestampTzGetDatum(at));
+        Snapshot snapshot = RegisterSnapshot(GetLatestSnapshot());
+        SysScanDesc scan = pass == 0 ? systable_beginscan(rel, st.expires_index, true, snapshot, 1, sk)
+                                     : systable_beginscan(rel, InvalidOid, false, snapshot, 0, nullptr);
+        HeapTuple tup;
+        while (deleted < batch && HeapTupleIsValid(tup = systable_getnext(scan))) {
+            CHECK_FOR_INTERRUPTS();
+            Row row;
+            row_from_tuple(st, rel, tup, &row);
+            if (!row.done() && row.ts(kLockedUntil) > at) continue;  // held
+            if (pass == 1 && (row.ts(kUpdated) > cutoff ||
+                              (!every_role && std::strcmp(NameStr(*DatumGetName(row.v[kRole])), NameStr(*role)) != 0)))
+                continue;
+            TM_FailureData tmfd;
+            ItemPointerData tid = row.tid;
+            if (heap_delete(rel, &tid, GetCurrentCommandId(true), InvalidSnapshot, false, &tmfd, false) == TM_Ok)
+                ++deleted;
+        }
+        systable_endscan(scan);
+        UnregisterSnapshot(snapshot);
+        CommandCounterIncrement();
+    }
+    table_close(rel, NoLock);
+    PG_RETURN_INT64(deleted);
+}
