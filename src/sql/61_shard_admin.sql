@@ -108,10 +108,19 @@ DECLARE
     others text;
     other name;
     fn regprocedure;
+    on_coordinator boolean;
 BEGIN
     IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
         RAISE EXCEPTION 'permission denied to create a shard'
             USING ERRCODE = '42501', HINT = 'create_shard() creates a C-language function: only a superuser can call it.';
+    END IF;
+    -- On a Citus cluster shards are made on the coordinator, their one authority (62_shard_cluster.sql).
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+        EXECUTE 'SELECT pg_catalog.citus_is_coordinator()' INTO on_coordinator;
+        IF NOT on_coordinator THEN
+            RAISE EXCEPTION 'create_shard() runs on the coordinator of a Citus cluster' USING ERRCODE = '55000',
+                DETAIL = 'The coordinator grants every node its block of the shard and copies the registry to every node.';
+        END IF;
     END IF;
     -- The extension's schema (see the top of 61_shard_admin.sql).
     IF ext IS DISTINCT FROM pg_catalog.to_regnamespace('@extschema@') THEN

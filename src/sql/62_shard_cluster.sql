@@ -55,9 +55,11 @@ BEGIN
     -- Citus's own catalog and functions, by name at run time (no dependency on Citus).
     RETURN QUERY EXECUTE $q$
         WITH r AS (
-            SELECT n.nodename::text AS nodename, n.nodeport::int4 AS nodeport, x.success, x.result
+            -- A coordinator not in pg_dist_node is reported as node 0: this server.
+            SELECT coalesce(n.nodename::text, pg_catalog.current_setting('citus.local_hostname')) AS nodename,
+                   coalesce(n.nodeport::int4, pg_catalog.current_setting('port')::int4) AS nodeport, x.success, x.result
               FROM pg_catalog.run_command_on_all_nodes('SHOW id_gen.node_id') x
-              JOIN pg_catalog.pg_dist_node n ON n.nodeid = x.nodeid
+              LEFT JOIN pg_catalog.pg_dist_node n ON n.nodeid = x.nodeid
         ), v AS (
             SELECT r.nodename, r.nodeport,
                    CASE WHEN r.success AND r.result ~ '^-?[0-9]+$' THEN r.result::int4 END AS node_id,
@@ -156,6 +158,7 @@ DECLARE
     bits int4;
     s record;
     nid int4;
+    nids int4[];
     lo int4;
     snapshot jsonb;
     names text[];
@@ -178,6 +181,7 @@ BEGIN
             DETAIL = 'The coordinator grants the blocks of every shard; workers hold copies.';
     END IF;
     nodes := @extschema@.check_cluster_node_ids();
+    nids := ARRAY(SELECT c.node_id FROM @extschema@.cluster_node_ids() c ORDER BY c.node_id);
     IF ids_per_ms IS NULL THEN
         width := 256;
         WHILE width > 1 AND width * 2 * nodes > 1024 LOOP
@@ -198,9 +202,9 @@ BEGIN
     FOR s IN SELECT r.shard, r.epoch, r.created_at,
                     NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b WHERE b.shard = r.shard) AS first_grant
                FROM @extschema@.shard_registry r ORDER BY r.shard LOOP
-        FOR nid IN SELECT c.node_id FROM @extschema@.cluster_node_ids() c
-                    WHERE NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b WHERE b.shard = s.shard AND b.node_id = c.node_id)
-                    ORDER BY c.node_id LOOP
+        FOR nid IN SELECT u.node_id FROM pg_catalog.unnest(nids) AS u(node_id)
+                    WHERE NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b WHERE b.shard = s.shard AND b.node_id = u.node_id)
+                    ORDER BY u.node_id LOOP
             -- The lowest free aligned run of `width` sequence numbers.
             SELECT g.lo INTO lo
               FROM pg_catalog.generate_series(0, 1024 - width, width) AS g(lo)

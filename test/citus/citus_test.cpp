@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -343,6 +344,8 @@ TEST(Citus, PerSchemaShardsOnEveryNode) {
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM shard_registry WHERE shard IN (5, 6)"), 2) << "node " << node;
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM shard_blocks WHERE shard IN (5, 6)"), 6) << "node " << node;
     }
+    // The default block with 3 nodes: 128 IDs per ms (room for twice as many nodes).
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 5 AND seq_bits = 7"), 3);
     // Blocks: one per node and shard, disjoint.
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks a JOIN shard_blocks b ON a.shard = b.shard AND a.node_id < b.node_id "
                         "AND a.seq_lo < b.seq_lo + (1 << b.seq_bits) AND b.seq_lo < a.seq_lo + (1 << a.seq_bits)"),
@@ -393,8 +396,8 @@ TEST(Citus, PerSchemaShardsOnEveryNode) {
     EXPECT_EQ(text(0, "SELECT abs(extract(epoch FROM '" + r[0][0].as<std::string>() + "'::timestamptz - now())) < 60"), "t");
     // The registry-reading form is STABLE, which Citus refuses in RETURNING (the README says so;
     // Citus 14.0.1 raises it as XX000, an internal error, rather than 0A000).
-    EXPECT_NE(sqlstate_of(0, "INSERT INTO sh (payload) VALUES (8) RETURNING shard_id_time(id)"), "");
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM sh WHERE payload = 8"), 0);
+    EXPECT_NE(sqlstate_of(0, "INSERT INTO sh (payload) VALUES (-8) RETURNING shard_id_time(id)"), "");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM sh WHERE payload = -8"), 0);
     // A node that holds no block of a shard refuses (here: one whose node_id is not in shard_blocks).
     run(2, "ALTER SYSTEM SET id_gen.node_id = 150");
     run(2, "SELECT pg_reload_conf()");
@@ -485,6 +488,75 @@ TEST(Citus, RenameAndDropReachEveryNode) {
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM shard_registry WHERE shard = 9"), 0) << "node " << node;
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM shard_blocks WHERE shard = 9"), 0) << "node " << node;
     }
+}
+
+// Citus colocates only distribution columns of one type: ulid with uuid is refused although the
+// hashes agree; ulid with ulid works.
+TEST(Citus, ColocationNeedsTheSameType) {
+    run(0, "CREATE TABLE co_uuid (id uuid PRIMARY KEY DEFAULT gen_uuidv7())");
+    run(0, "SELECT create_distributed_table('co_uuid', 'id')");
+    run(0, "CREATE TABLE co_ulid (id ulid PRIMARY KEY DEFAULT gen_ulid())");
+    EXPECT_NE(sqlstate_of(0, "SELECT create_distributed_table('co_ulid', 'id', colocate_with => 'co_uuid')"), "");
+    run(0, "CREATE TABLE co_sf (id snowflake)");
+    run(0, "SELECT create_distributed_table('co_sf', 'id')");
+    run(0, "CREATE TABLE co_bigint (id bigint)");
+    EXPECT_NE(sqlstate_of(0, "SELECT create_distributed_table('co_bigint', 'id', colocate_with => 'co_sf')"), "");
+    run(0, "SELECT create_distributed_table('co_ulid', 'id', colocate_with => 't_ulid')");
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT colocationid) FROM pg_dist_partition WHERE logicalrelid IN ('co_ulid'::regclass, 't_ulid'::regclass)"), 1);
+}
+
+// Block grants: sizes are powers of two; a shard whose sequence field is full refuses (54000); a
+// shard that had no blocks (made before Citus) gets blocks valid only after the run-ahead allowance.
+TEST(Citus, BlockGrants) {
+    EXPECT_EQ(sqlstate_of(0, "SELECT shard_cluster_sync(ids_per_ms => 3)"), "22023");
+    run(0, "SELECT create_shard(12)");
+    // As if shard 12 had been made before Citus: no blocks anywhere.
+    run(0, "DELETE FROM shard_blocks WHERE shard = 12");
+    // 4 nodes x 512 do not fit in 1,024: refused, and nothing changes.
+    EXPECT_EQ(sqlstate_of(0, "SELECT shard_cluster_sync(ids_per_ms => 512)"), "54000");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 12"), 0);
+    EXPECT_EQ(scalar(0, "SELECT shard_cluster_sync(ids_per_ms => 256)"), 4);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 12 AND seq_bits = 8"), 4);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 12 AND valid_from > now()"), 4);
+    EXPECT_EQ(sqlstate_of(0, "SELECT shard_12.next_id()"), "55000");
+    EXPECT_EQ(sqlstate_of(1, "SELECT shard_12.next_id()"), "55000");
+    const long long wait_ms = scalar(0, "SELECT ceil(extract(epoch FROM max(valid_from) - clock_timestamp()) * 1000)::bigint FROM shard_blocks WHERE shard = 12");
+    EXPECT_LE(wait_ms, 2500);
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::max(0LL, wait_ms) + 100));
+    next_ids_everywhere({0, 1, 2, 3}, "shard_12.next_id()", 20000);
+}
+
+// The README's ```sql citus blocks, in order, in one session on the coordinator.
+TEST(Citus, ReadmeBlocks) {
+    std::ifstream in(std::string(IDGEN_SOURCE_DIR) + "/README.md");
+    ASSERT_TRUE(in.good());
+    std::string line, block;
+    bool inside = false;
+    std::vector<std::string> blocks;
+    while (std::getline(in, line)) {
+        if (!inside && line == "```sql citus") {
+            inside = true;
+            block.clear();
+        } else if (inside && line == "```") {
+            inside = false;
+            blocks.push_back(block);
+        } else if (inside) {
+            block += line + "\n";
+        }
+    }
+    ASSERT_GE(blocks.size(), 5u);
+    pqxx::connection c(dsn(0));
+    for (const auto& b : blocks) {
+        try {
+            pqxx::nontransaction tx(c);
+            tx.exec(b);
+        } catch (const std::exception& e) {
+            ADD_FAILURE() << "README block failed:\n" << b << "\n" << e.what();
+        }
+    }
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_42.photos WHERE shard_id_shard(id) = 42"), 1);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM orders"), 1);
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT colocationid) FROM pg_dist_partition WHERE logicalrelid IN ('orders'::regclass, 'order_lines'::regclass)"), 1);
 }
 
 // Every ID in the cluster, once: no duplicate in any table, and the counts for the note.
