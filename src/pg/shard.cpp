@@ -58,6 +58,7 @@ struct CachedShard {
     std::int32_t seq_lo;     // this server's block of the sequence field: seq_lo .. seq_lo + 2^seq_bits - 1
     std::int32_t seq_bits;   // 10 (the whole field) when the shard has no blocks
     std::int64_t valid_from_ms;  // the block is used from this Unix ms on
+    bool in_block;               // issued from a block of shard_blocks
 };
 constexpr int kCacheSize = 256;
 CachedShard g_cache[kCacheSize];
@@ -134,6 +135,7 @@ void find_block(CachedShard& entry, const char* nspname) {
         // a block outside them would put bits into the shard field.
         if (bits < 0 || bits > 10 || lo < 0 || lo + (1 << bits) > 1024 || lo % (1 << bits) != 0) continue;
         mine = true;
+        entry.in_block = true;
         entry.seq_lo = lo;
         entry.seq_bits = bits;
         entry.valid_from_ms = idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_from));
@@ -177,7 +179,7 @@ CachedShard lookup_shard(Oid fn_oid) {
     const Oid relid = reg.relid;
     const AttrNumber att_shard = reg.shard, att_schema = reg.schema_name, att_epoch = reg.epoch;
 
-    CachedShard entry{fn_oid, MyDatabaseId, -1, 0, idgen::pg::g_node_id, 0, 10, 0};
+    CachedShard entry{fn_oid, MyDatabaseId, -1, 0, idgen::pg::g_node_id, 0, 10, 0, false};
     NameData nd;
     namestrcpy(&nd, nspname);
     ScanKeyData key[1];
@@ -231,7 +233,7 @@ IDGEN_FUNCTION(shard_next_id) {
     const CachedShard* hit = cache_find(fn_oid);
     CachedShard entry = hit ? *hit : lookup_shard(fn_oid);
     idgen::pg::require_writable("next_id()");
-    if (entry.seq_bits < 10 && entry.valid_from_ms > 0) {
+    if (entry.in_block) {
         const std::int64_t now_ms = idgen::pg::timestamptz_to_unix_ms(GetCurrentTimestamp());
         if (now_ms < entry.valid_from_ms)
             ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -243,8 +245,14 @@ IDGEN_FUNCTION(shard_next_id) {
     const idgen::SnowflakeLayout l = idgen::shard_block_layout(entry.epoch_ms, entry.seq_bits);
     const std::uint32_t field = (static_cast<std::uint32_t>(entry.shard) << (10 - entry.seq_bits)) |
                                 (static_cast<std::uint32_t>(entry.seq_lo) >> entry.seq_bits);
+    // A block has generator state of its own (bit 30 set, then the block's size and position):
+    // without preloading a backend keeps a lease of sequence numbers per key, which must never be
+    // issued under another block's layout. A shard without blocks keeps the key it always had.
+    const std::int32_t number =
+        entry.in_block ? (std::int32_t{1} << 30) | ((entry.seq_lo >> entry.seq_bits) << 17) | (entry.seq_bits << 13) | entry.shard
+                       : entry.shard;
     const idgen::pg::StateKey key{static_cast<std::uint8_t>(idgen::LayoutKind::kInstagram),
-                                  static_cast<std::uint32_t>(MyDatabaseId), entry.shard, entry.epoch_ms};
+                                  static_cast<std::uint32_t>(MyDatabaseId), number, entry.epoch_ms};
     const char* detail = "";
     auto id = idgen::pg::snowflake_issue(key, l, field, detail);
     if (!id) {
