@@ -526,6 +526,21 @@ TEST(Citus, BlockGrants) {
     next_ids_everywhere({0, 1, 2, 3}, "shard_12.next_id()", 20000);
 }
 
+// The labels the README's cluster reference gives.
+TEST(Citus, ClusterFunctionLabels) {
+    EXPECT_EQ(text(0, "SELECT string_agg(proname || ':' || provolatile || proparallel, ',' ORDER BY proname) FROM pg_proc "
+                      "WHERE proname IN ('cluster_node_ids', 'check_cluster_node_ids', 'shard_cluster_sync', 'shard_cluster_apply') "
+                      "AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
+              "check_cluster_node_ids:vu,cluster_node_ids:vu,shard_cluster_apply:vu,shard_cluster_sync:vu");
+    // Not for PUBLIC; superuser only where the README says so.
+    run(0, "DROP ROLE IF EXISTS idgen_plain; CREATE ROLE idgen_plain LOGIN");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM pg_proc WHERE proname IN ('cluster_node_ids', 'check_cluster_node_ids', "
+                        "'shard_cluster_sync', 'shard_cluster_apply') AND has_function_privilege('idgen_plain', oid, 'EXECUTE')"),
+              0);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE NOT has_table_privilege('idgen_plain', 'shard_blocks', 'SELECT')"), 0);
+    run(0, "DROP ROLE idgen_plain");
+}
+
 // The README's ```sql citus blocks, in order, in one session on the coordinator.
 TEST(Citus, ReadmeBlocks) {
     std::ifstream in(std::string(IDGEN_SOURCE_DIR) + "/README.md");
