@@ -528,7 +528,7 @@ TEST(Citus, BlockGrants) {
 
 // The labels the README's cluster reference gives.
 TEST(Citus, ClusterFunctionLabels) {
-    EXPECT_EQ(text(0, "SELECT string_agg(proname || ':' || provolatile || proparallel, ',' ORDER BY proname) FROM pg_proc "
+    EXPECT_EQ(text(0, "SELECT string_agg(proname || ':' || provolatile::text || proparallel::text, ',' ORDER BY proname) FROM pg_proc "
                       "WHERE proname IN ('cluster_node_ids', 'check_cluster_node_ids', 'shard_cluster_sync', 'shard_cluster_apply') "
                       "AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
               "check_cluster_node_ids:vu,cluster_node_ids:vu,shard_cluster_apply:vu,shard_cluster_sync:vu");
