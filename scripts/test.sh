@@ -75,6 +75,9 @@ PORT=${IDGEN_TEST_PORT:-54329}
 cleanup() {
   stop_cluster "$WORK/pg"
   stop_cluster "$WORK/pg2"
+  for d in "$WORK"/citus?/data; do
+    [ -f "$d/postmaster.pid" ] && as_pg "${CITUS_BINDIR:-$PG_BINDIR}/pg_ctl" -D "$d" -m immediate -w stop >/dev/null 2>&1
+  done
   # Clusters of the fault layer and of the logical replication tests, should a run have been cut short.
   for d in "$WORK"/fault/*/*/data "$WORK"/logrep/*/data; do
     [ -f "$d/postmaster.pid" ] && as_pg "$PG_BINDIR/pg_ctl" -D "$d" -m immediate -w stop >/dev/null 2>&1
@@ -153,6 +156,42 @@ echo "== fault (fault injection: slow and failing fsync/write, damaged state fil
 mkdir -p "$WORK/fault"
 IDGEN_FAULT_WORK="$WORK/fault" IDGEN_FAULT_PORT="$((PORT + 2))" IDGEN_FAULT_KEEP="${KEEP_WORK:-}" PG_CONFIG="$PG_CONFIG" \
   run_gtest fault "$ROOT/build/fault_tests" 360
+
+citus_layer() {
+  # Once, on PostgreSQL 18: Citus (built by scripts/citus.sh into its own copy of the 18 server)
+  # with a coordinator and two workers on loopback, plus a fourth server that a test adds as a
+  # node. Ports base+4 .. base+7.
+  local pgc rc i port bindir_saved=$PG_BINDIR ports=()
+  pgc=$("$ROOT/scripts/citus.sh")
+  rc=$?
+  if [ "$rc" -eq 3 ]; then
+    echo "== Citus: skipped (no Citus source)"
+    return
+  fi
+  [ "$rc" -eq 0 ] || { tally Citus 0 1; return; }
+  # The same build, installed into the Citus server's copy (same major and headers).
+  as_root make -C "$ROOT" -s install PG_CONFIG="$pgc" >/dev/null || { tally Citus 0 1; return; }
+  PG_BINDIR=$("$pgc" --bindir)
+  CITUS_BINDIR=$PG_BINDIR
+  for i in 0 1 2 3; do
+    port=$((PORT + 4 + i))
+    ports+=("$port")
+    start_cluster "$WORK/citus$i" "$port" "listen_addresses = '127.0.0.1'" "shared_buffers = 64MB" \
+      "max_connections = 100" "shared_preload_libraries = 'citus,id_gen'" "id_gen.node_id = $((100 + i))" \
+      "citus.node_conninfo = 'sslmode=disable'" "citus.enable_statistics_collection = off" \
+      "wal_level = logical" "output_plugin_libraries = 'pgoutput, citus'" "max_replication_slots = 20" "max_wal_senders = 20" "max_worker_processes = 32" \
+      || { PG_BINDIR=$bindir_saved; tally Citus 0 1; return; }
+  done
+  IDGEN_CITUS_HOST=127.0.0.1 IDGEN_CITUS_PORTS="${ports[*]}" run_gtest Citus "$ROOT/build/citus_tests" 900
+  # The cluster's counts (rows, distinct IDs per table and per issuing node) and Citus's own hiccups.
+  grep -E '^\[ (count|note) \]' "$WORK/Citus.log"
+  for i in 0 1 2 3; do stop_cluster "$WORK/citus$i"; done
+  PG_BINDIR=$bindir_saved
+}
+if [ "$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')" = 18 ]; then
+  echo "== Citus (coordinator + 2 workers on loopback, PostgreSQL 18)"
+  citus_layer
+fi
 
 echo "== fuzz (libFuzzer, ${FUZZ_SECONDS}s per target)"
 fp=0

@@ -72,6 +72,12 @@ SnowflakeLayout instagram_layout(std::int64_t epoch_ms) noexcept {
     return make(LayoutKind::kInstagram, epoch_ms, 1, 41, 13, 10, false);
 }
 
+SnowflakeLayout shard_block_layout(std::int64_t epoch_ms, int seq_bits) noexcept {
+    if (seq_bits < 0) seq_bits = 0;
+    if (seq_bits > 10) seq_bits = 10;
+    return make(LayoutKind::kInstagram, epoch_ms, 1, 41, 23 - seq_bits, seq_bits, false);
+}
+
 Result<SnowflakeLayout> snowflake_named_layout(const char* name, std::size_t len) noexcept {
     if (name_is(name, len, "twitter")) return twitter_layout();
     if (name_is(name, len, "instagram")) return instagram_layout(kInstagramEpochMs);

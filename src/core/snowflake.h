@@ -47,6 +47,10 @@ struct SnowflakeLayout {
 [[nodiscard]] Result<SnowflakeLayout> snowflake_named_layout(const char* name, std::size_t len) noexcept;
 [[nodiscard]] SnowflakeLayout twitter_layout() noexcept;
 [[nodiscard]] SnowflakeLayout instagram_layout(std::int64_t epoch_ms) noexcept;
+// A shard's layout seen from a server holding a block of 2^seq_bits (0..10) of its sequence
+// numbers: 41 time | (23 - seq_bits) shard and block position | seq_bits sequence. The bits are
+// the instagram layout's; node = shard << (10 - seq_bits) | block start >> seq_bits.
+[[nodiscard]] SnowflakeLayout shard_block_layout(std::int64_t epoch_ms, int seq_bits) noexcept;
 
 // time|node|sequence in 1 ms units. kOutOfRange unless every width is in range (time 1..63,
 // node 0..31, sequence 0..31) and the widths sum to at most 63.

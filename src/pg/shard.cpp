@@ -6,6 +6,14 @@
 //   41 bits of ms since the shard's epoch | 13 bits of shard | 10 bits of sequence
 // from generator state shared by every backend (see snowflake_state.h), so a shard never repeats
 // an ID however many it issues in one millisecond (unlike nextval() % 1024).
+//
+// On a cluster (Citus) several servers issue IDs of one shard. Each holds a block of the shard's
+// sequence field, granted by the coordinator and recorded in shard_blocks on every node (see
+// 62_shard_cluster.sql): an aligned run of 2^k sequence numbers, found by this server's
+// id_gen.node_id. Issuing from a block is issuing with a layout whose "node" field is the shard
+// and the block's position and whose sequence field is k bits wide, so IDs of distinct blocks
+// differ in their bits whatever the time. A shard with no blocks is issued by one server from the
+// whole sequence field; a shard with blocks, on a server holding none, refuses.
 #include <cstring>
 
 #include "boundary.h"
@@ -22,6 +30,7 @@ extern "C" {
 #include "access/table.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
+#include "commands/trigger.h"
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
@@ -45,6 +54,11 @@ struct CachedShard {
     Oid db;
     std::int32_t shard;
     std::int64_t epoch_ms;
+    int node_id;             // id_gen.node_id when the entry was made (a reload can change it)
+    std::int32_t seq_lo;     // this server's block of the sequence field: seq_lo .. seq_lo + 2^seq_bits - 1
+    std::int32_t seq_bits;   // 10 (the whole field) when the shard has no blocks
+    std::int64_t valid_from_ms;  // the block is used from this Unix ms on
+    bool in_block;               // issued from a block of shard_blocks
 };
 constexpr int kCacheSize = 256;
 CachedShard g_cache[kCacheSize];
@@ -52,10 +66,14 @@ int g_cache_count = 0;
 bool g_callbacks_registered = false;
 
 void invalidate_cache(Datum, int, uint32) { g_cache_count = 0; }
+// Relcache invalidations: shard_registry_changed() sends one for the registry and the block table
+// at the commit of any change to them (a new block must stop a backend issuing from the whole field).
+void invalidate_cache_rel(Datum, Oid) { g_cache_count = 0; }
 
 const CachedShard* cache_find(Oid fn_oid) noexcept {
     for (int i = 0; i < g_cache_count; ++i)
-        if (g_cache[i].fn_oid == fn_oid && g_cache[i].db == MyDatabaseId) return &g_cache[i];
+        if (g_cache[i].fn_oid == fn_oid && g_cache[i].db == MyDatabaseId && g_cache[i].node_id == idgen::pg::g_node_id)
+            return &g_cache[i];
     return nullptr;
 }
 
@@ -87,12 +105,65 @@ Registry find_registry() {
     return r;
 }
 
+// Fills in this server's block of `entry`'s shard from shard_blocks (absent before 0.2.0: no
+// blocks). Raises when the shard has blocks and none is this server's.
+void find_block(CachedShard& entry, const char* nspname) {
+    const Oid relid = get_relname_relid("shard_blocks", idgen::pg::extension_schema());
+    if (!OidIsValid(relid)) return;
+    const AttrNumber att_shard = get_attnum(relid, "shard"), att_node = get_attnum(relid, "node_id"),
+                     att_lo = get_attnum(relid, "seq_lo"), att_bits = get_attnum(relid, "seq_bits"),
+                     att_from = get_attnum(relid, "valid_from");
+    if (att_shard == InvalidAttrNumber || att_node == InvalidAttrNumber || att_lo == InvalidAttrNumber ||
+        att_bits == InvalidAttrNumber || att_from == InvalidAttrNumber)
+        elog(ERROR, "id_gen shard block table has an unexpected shape");
+    int blocks = 0;
+    bool mine = false;
+    ScanKeyData key[1];
+    ScanKeyInit(&key[0], att_shard, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(entry.shard));
+    Relation rel = table_open(relid, AccessShareLock);
+    SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, nullptr, 1, key);
+    for (HeapTuple row = systable_getnext(scan); HeapTupleIsValid(row); row = systable_getnext(scan)) {
+        ++blocks;
+        bool n1 = true, n2 = true, n3 = true, n4 = true;
+        const Datum d_node = heap_getattr(row, att_node, RelationGetDescr(rel), &n1);
+        const Datum d_lo = heap_getattr(row, att_lo, RelationGetDescr(rel), &n2);
+        const Datum d_bits = heap_getattr(row, att_bits, RelationGetDescr(rel), &n3);
+        const Datum d_from = heap_getattr(row, att_from, RelationGetDescr(rel), &n4);
+        if (n1 || n2 || n3 || n4 || DatumGetInt32(d_node) != entry.node_id || entry.node_id < 0) continue;
+        const std::int32_t lo = DatumGetInt32(d_lo), bits = DatumGetInt32(d_bits);
+        // The table's CHECKs keep blocks aligned and inside the field; checked again here, since
+        // a block outside them would put bits into the shard field.
+        if (bits < 0 || bits > 10 || lo < 0 || lo + (1 << bits) > 1024 || lo % (1 << bits) != 0) continue;
+        mine = true;
+        entry.in_block = true;
+        entry.seq_lo = lo;
+        entry.seq_bits = bits;
+        entry.valid_from_ms = idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_from));
+    }
+    systable_endscan(scan);
+    table_close(rel, AccessShareLock);
+    if (blocks > 0 && !mine) {
+        if (entry.node_id < 0)
+            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                            errmsg("shard %d of schema \"%s\" is issued in blocks, and id_gen.node_id is not set on this server",
+                                   entry.shard, nspname),
+                            errhint("Set id_gen.node_id (different on every node) in postgresql.conf, then run "
+                                    "SELECT shard_cluster_sync() on the coordinator.")));
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("this server (id_gen.node_id %d) holds no block of shard %d (schema \"%s\")",
+                               entry.node_id, entry.shard, nspname),
+                        errdetail("The shard's IDs are issued by several servers, each from its own block of the sequence field."),
+                        errhint("Run SELECT shard_cluster_sync() on the coordinator: it grants a block to every node.")));
+    }
+}
+
 // Looks the shard of next_id() function `fn_oid` up in the registry. Raises if its schema is not
 // a registered shard.
 CachedShard lookup_shard(Oid fn_oid) {
     if (!g_callbacks_registered) {
         CacheRegisterSyscacheCallback(PROCOID, invalidate_cache, (Datum)0);
         CacheRegisterSyscacheCallback(NAMESPACEOID, invalidate_cache, (Datum)0);
+        CacheRegisterRelcacheCallback(invalidate_cache_rel, (Datum)0);
         g_callbacks_registered = true;
     }
     HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn_oid));
@@ -108,7 +179,7 @@ CachedShard lookup_shard(Oid fn_oid) {
     const Oid relid = reg.relid;
     const AttrNumber att_shard = reg.shard, att_schema = reg.schema_name, att_epoch = reg.epoch;
 
-    CachedShard entry{fn_oid, MyDatabaseId, -1, 0};
+    CachedShard entry{fn_oid, MyDatabaseId, -1, 0, idgen::pg::g_node_id, 0, 10, 0, false};
     NameData nd;
     namestrcpy(&nd, nspname);
     ScanKeyData key[1];
@@ -137,6 +208,7 @@ CachedShard lookup_shard(Oid fn_oid) {
                                 "SELECT create_shard(<shard>, %s, <its epoch>); if its schema was renamed with "
                                 "ALTER SCHEMA, register the new name with SELECT rename_shard(<shard>, %s).",
                                 quote_literal_cstr(nspname), quote_literal_cstr(nspname))));
+    find_block(entry, nspname);
     if (g_cache_count == kCacheSize) g_cache_count = 0;
     g_cache[g_cache_count++] = entry;
     return entry;
@@ -161,11 +233,28 @@ IDGEN_FUNCTION(shard_next_id) {
     const CachedShard* hit = cache_find(fn_oid);
     CachedShard entry = hit ? *hit : lookup_shard(fn_oid);
     idgen::pg::require_writable("next_id()");
-    const idgen::SnowflakeLayout l = idgen::instagram_layout(entry.epoch_ms);
+    if (entry.in_block) {
+        const std::int64_t now_ms = idgen::pg::timestamptz_to_unix_ms(GetCurrentTimestamp());
+        if (now_ms < entry.valid_from_ms)
+            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                            errmsg("this server's block of shard %d is valid from %lld ms from now", entry.shard,
+                                   static_cast<long long>(entry.valid_from_ms - now_ms)),
+                            errdetail("The shard had IDs issued from its whole sequence field until its blocks were granted."),
+                            errhint("Retry after that time.")));
+    }
+    const idgen::SnowflakeLayout l = idgen::shard_block_layout(entry.epoch_ms, entry.seq_bits);
+    const std::uint32_t field = (static_cast<std::uint32_t>(entry.shard) << (10 - entry.seq_bits)) |
+                                (static_cast<std::uint32_t>(entry.seq_lo) >> entry.seq_bits);
+    // A block has generator state of its own (bit 30 set, then the block's size and position):
+    // without preloading a backend keeps a lease of sequence numbers per key, which must never be
+    // issued under another block's layout. A shard without blocks keeps the key it always had.
+    const std::int32_t number =
+        entry.in_block ? (std::int32_t{1} << 30) | ((entry.seq_lo >> entry.seq_bits) << 17) | (entry.seq_bits << 13) | entry.shard
+                       : entry.shard;
     const idgen::pg::StateKey key{static_cast<std::uint8_t>(idgen::LayoutKind::kInstagram),
-                                  static_cast<std::uint32_t>(MyDatabaseId), entry.shard, entry.epoch_ms};
+                                  static_cast<std::uint32_t>(MyDatabaseId), number, entry.epoch_ms};
     const char* detail = "";
-    auto id = idgen::pg::snowflake_issue(key, l, static_cast<std::uint32_t>(entry.shard), detail);
+    auto id = idgen::pg::snowflake_issue(key, l, field, detail);
     if (!id) {
         if (id.error() == idgen::Error::kTimeOutOfRange)
             return failure.fail(idgen::Error::kLayoutExhausted, kShardType,
@@ -261,4 +350,15 @@ IDGEN_FUNCTION(shard_id_time_registered) {
     if (!idgen::pg::unix_ms_fits_timestamptz(ms))
         ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
     PG_RETURN_TIMESTAMPTZ(idgen::pg::unix_ms_to_timestamptz(ms));
+}
+
+// Statement trigger on shard_registry and shard_blocks: every backend drops its cached shards when
+// the change commits (a relcache invalidation of the changed table reaches all of them).
+extern "C" {
+PG_FUNCTION_INFO_V1(shard_registry_changed);
+Datum shard_registry_changed(PG_FUNCTION_ARGS) {
+    if (!CALLED_AS_TRIGGER(fcinfo)) elog(ERROR, "shard_registry_changed() must be called as a trigger");
+    CacheInvalidateRelcacheByRelid(RelationGetRelid(reinterpret_cast<TriggerData*>(fcinfo->context)->tg_relation));
+    return PointerGetDatum(nullptr);
+}
 }

@@ -2,7 +2,8 @@
 //
 // A generator is keyed by (kind, database, number, epoch): one per node layout for the whole
 // cluster (database 0; every database of a server shares its node number), one per
-// (database, shard, epoch) for shard next_id().
+// (database, shard, epoch) for shard next_id(), and one per (database, shard block, epoch) for a
+// shard issued from a block of its sequence field on a cluster (shard.cpp).
 //
 //  * Preloaded (shared_preload_libraries = 'id_gen'): the state is a slot in PostgreSQL shared
 //    memory, guarded by one LWLock.

@@ -108,10 +108,19 @@ DECLARE
     others text;
     other name;
     fn regprocedure;
+    on_coordinator boolean;
 BEGIN
     IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
         RAISE EXCEPTION 'permission denied to create a shard'
             USING ERRCODE = '42501', HINT = 'create_shard() creates a C-language function: only a superuser can call it.';
+    END IF;
+    -- On a Citus cluster shards are made on the coordinator, their one authority (62_shard_cluster.sql).
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+        EXECUTE 'SELECT pg_catalog.citus_is_coordinator()' INTO on_coordinator;
+        IF NOT on_coordinator THEN
+            RAISE EXCEPTION 'create_shard() runs on the coordinator of a Citus cluster' USING ERRCODE = '55000',
+                DETAIL = 'The coordinator grants every node its block of the shard and copies the registry to every node.';
+        END IF;
     END IF;
     -- The extension's schema (see the top of 61_shard_admin.sql).
     IF ext IS DISTINCT FROM pg_catalog.to_regnamespace('@extschema@') THEN
@@ -176,6 +185,11 @@ BEGIN
     EXECUTE format('COMMENT ON FUNCTION %I.next_id() IS %L', sch,
                    format('next ID of shard %s (id_gen): ms since %s | shard %s | sequence', create_shard.shard,
                           create_shard.epoch AT TIME ZONE 'UTC', create_shard.shard));
+    -- On a Citus cluster: grant the nodes their blocks and copy the registry to every node
+    -- (62_shard_cluster.sql). On a worker this raises: shards are made on the coordinator.
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+        PERFORM @extschema@.shard_cluster_sync();
+    END IF;
     -- By OID, not sch::regnamespace, which would parse the name as an identifier (and fold case).
     RETURN (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = sch)::regnamespace;
 END
@@ -225,6 +239,11 @@ BEGIN
         RAISE WARNING 'schema % of shard % does not exist: only its registry entry was dropped', sch, drop_shard.shard
             USING HINT = 'If the schema was renamed with ALTER SCHEMA, drop its next_id() by hand; rename shard schemas with rename_shard().';
     END IF;
+    -- On a Citus cluster: grant the nodes their blocks and copy the registry to every node
+    -- (62_shard_cluster.sql). On a worker this raises: shards are made on the coordinator.
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+        PERFORM @extschema@.shard_cluster_sync();
+    END IF;
 END
 $$;
 COMMENT ON FUNCTION drop_shard(int4, boolean) IS 'unregister shard n and drop its next_id() (the schema stays); superuser only';
@@ -241,6 +260,7 @@ CREATE OR REPLACE FUNCTION rename_shard(shard int4, new_schema_name name) RETURN
 DECLARE
     reg record;
     other int4;
+    blocks jsonb;
     ext oid := (SELECT e.extnamespace FROM pg_catalog.pg_extension e WHERE e.extname = 'id_gen');
     others text;
 BEGIN
@@ -294,10 +314,19 @@ BEGIN
                   HINT = format('Neither %I nor %I.next_id() exists: drop the shard with drop_shard(%s).',
                                 reg.schema_name, rename_shard.new_schema_name, rename_shard.shard);
     END IF;
-    -- Rows cannot be updated (shard_registry_guard): replace it, keeping epoch and created_at.
+    -- Rows cannot be updated (shard_registry_guard): replace it, keeping epoch and created_at,
+    -- and the shard's blocks on a cluster (62_shard_cluster.sql), which the DELETE cascades to.
+    blocks := (SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(b)) FROM @extschema@.shard_blocks b WHERE b.shard = rename_shard.shard);
     DELETE FROM @extschema@.shard_registry r WHERE r.shard = rename_shard.shard;
     INSERT INTO @extschema@.shard_registry (shard, schema_name, epoch, created_at)
         VALUES (reg.shard, rename_shard.new_schema_name, reg.epoch, reg.created_at);
+    INSERT INTO @extschema@.shard_blocks
+        SELECT * FROM pg_catalog.jsonb_populate_recordset(NULL::@extschema@.shard_blocks, blocks);
+    -- On a Citus cluster: grant the nodes their blocks and copy the registry to every node
+    -- (62_shard_cluster.sql). On a worker this raises: shards are made on the coordinator.
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+        PERFORM @extschema@.shard_cluster_sync();
+    END IF;
     RETURN (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = rename_shard.new_schema_name)::regnamespace;
 END
 $$;

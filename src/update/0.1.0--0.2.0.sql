@@ -6,6 +6,8 @@
 
 \ir ../sql/61_shard_admin.sql
 
+\ir ../sql/62_shard_cluster.sql
+
 \ir ../sql/52_snowflake_state.sql
 
 \ir ../sql/21_uuid_core_names.sql

@@ -525,3 +525,28 @@ TEST(SnowflakeGenerator, HorizonStartKeepsTheRunAheadBound) {
     ASSERT_EQ(s2->kind, StepKind::kIssued);
     EXPECT_EQ(idgen::snowflake_time_ms(l, s2->id), horizon + 1);
 }
+
+// A node's block of a shard's sequence field: the block layout's IDs are the instagram layout's
+// IDs of (shard, block start + sequence), for every block size; the time limit is the same.
+TEST(SnowflakeLayouts, ShardBlockLayoutIsInstagramBits) {
+    const std::int64_t epoch = 1704067200000;
+    const auto full = idgen::instagram_layout(epoch);
+    for (int bits = 0; bits <= 10; ++bits) {
+        const auto b = idgen::shard_block_layout(epoch, bits);
+        EXPECT_EQ(b.time_max, full.time_max) << bits;
+        EXPECT_EQ(b.seq_max(), (1u << bits) - 1) << bits;
+        const std::uint32_t shard = 8191, lo = 1024 - (1u << bits);
+        for (std::uint32_t s : {0u, (1u << bits) - 1}) {
+            auto mine = idgen::snowflake_pack(b, 123456789, (shard << (10 - bits)) | (lo >> bits), s);
+            auto ref = idgen::snowflake_pack(full, 123456789, shard, lo + s);
+            ASSERT_TRUE(mine.ok() && ref.ok()) << bits;
+            EXPECT_EQ(*mine, *ref) << bits;
+            const auto parts = idgen::snowflake_unpack(full, *mine);
+            EXPECT_EQ(parts.node, shard);
+            EXPECT_EQ(parts.seq, lo + s);
+        }
+    }
+    // Out-of-range widths are clamped to the field, never past the shard bits.
+    EXPECT_EQ(idgen::shard_block_layout(epoch, 11).seq_bits, 10);
+    EXPECT_EQ(idgen::shard_block_layout(epoch, -1).seq_bits, 0);
+}

@@ -1,0 +1,614 @@
+// id_gen on a Citus cluster: a coordinator and two workers on loopback (scripts/test.sh, layer
+// "Citus"), plus a fourth server that AddNode adds. The tests run in order and share the cluster:
+// each leaves its tables, and the last one checks every ID in the cluster for duplicates and prints
+// the counts.
+//   IDGEN_CITUS_HOST   the nodes' address (127.0.0.1)
+//   IDGEN_CITUS_PORTS  "coordinator worker1 worker2 spare"
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <pqxx/pqxx>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+std::string host() {
+    const char* h = std::getenv("IDGEN_CITUS_HOST");
+    return h && *h ? h : "127.0.0.1";
+}
+
+std::vector<int> ports() {
+    std::vector<int> p;
+    const char* s = std::getenv("IDGEN_CITUS_PORTS");
+    std::istringstream in(s ? s : "");
+    int v;
+    while (in >> v) p.push_back(v);
+    return p;
+}
+
+// Node i: 0 coordinator, 1 and 2 workers, 3 the spare that AddNode adds.
+std::string dsn(int i) {
+    return "host=" + host() + " port=" + std::to_string(ports().at(i)) + " user=postgres dbname=postgres";
+}
+
+pqxx::result run(int node, const std::string& sql) {
+    pqxx::connection c(dsn(node));
+    pqxx::nontransaction tx(c);
+    return tx.exec(sql);
+}
+
+long long scalar(int node, const std::string& sql) { return run(node, sql)[0][0].as<long long>(); }
+std::string text(int node, const std::string& sql) { return run(node, sql)[0][0].as<std::string>(); }
+
+// The SQLSTATE of running `sql` on `node`, "" when it succeeds.
+std::string sqlstate_of(int node, const std::string& sql) {
+    try {
+        run(node, sql);
+    } catch (const pqxx::sql_error& e) {
+        return e.sqlstate();
+    }
+    return "";
+}
+
+std::string node_name(int i) { return "'" + host() + "', " + std::to_string(ports().at(i)); }
+
+// Inserts into `table` (its defaults fill the key) from `threads` connections to `node` until
+// `stop` is set; returns the number of rows inserted; counts failures in `errors`.
+void insert_until(int node, const std::string& table, std::atomic<bool>& stop, std::atomic<long long>& rows,
+                  std::atomic<int>& errors, std::atomic<int>& refused, std::vector<std::string>& messages) {
+    try {
+        pqxx::connection c(dsn(node));
+        while (!stop.load()) {
+            try {
+                pqxx::work tx(c);
+                tx.exec("INSERT INTO " + table + " (payload) SELECT g FROM generate_series(1, 50) g");
+                tx.commit();
+                rows += 50;
+            } catch (const std::exception& e) {
+                // A batch Citus refused while a shard was split (its transaction rolled back; the
+                // counts below say what landed): "could not find valid entry for shard", a Citus
+                // race between a split's metadata change and a concurrent INSERT. Anything else
+                // is a failure.
+                const std::string m = e.what();
+                if (m.find("could not find valid entry for shard") != std::string::npos) {
+                    ++refused;
+                } else {
+                    ++errors;
+                    if (messages.size() < 3) messages.push_back(m);
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            }
+        }
+    } catch (const std::exception& e) {
+        ++errors;
+    }
+}
+
+class CitusCluster : public ::testing::Environment {
+public:
+    void SetUp() override {
+        ASSERT_GE(ports().size(), 4u) << "IDGEN_CITUS_PORTS must name 4 ports";
+        for (int i = 0; i < 4; ++i) run(i, "CREATE EXTENSION IF NOT EXISTS citus");
+        run(0, "SELECT citus_set_coordinator_host(" + node_name(0) + ")");
+        run(0, "SELECT citus_add_node(" + node_name(1) + ")");
+        run(0, "SELECT citus_add_node(" + node_name(2) + ")");
+        // Propagates to every worker (and to nodes added later).
+        run(0, "CREATE EXTENSION id_gen");
+        run(0, "CREATE EXTENSION IF NOT EXISTS amcheck");
+    }
+};
+const auto* const g_env = ::testing::AddGlobalTestEnvironment(new CitusCluster);
+
+TEST(Citus, ExtensionIsOnEveryNode) {
+    const std::string v = text(0, "SELECT extversion FROM pg_extension WHERE extname = 'id_gen'");
+    for (int i = 1; i <= 2; ++i)
+        EXPECT_EQ(text(i, "SELECT coalesce((SELECT extversion FROM pg_extension WHERE extname = 'id_gen'), 'missing')"), v)
+            << "worker " << i;
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM pg_dist_node WHERE isactive"), 3);
+}
+
+// Every ID type as a distribution column; the hash of a ulid is uuid's, of a snowflake bigint's.
+TEST(Citus, EveryTypeDistributes) {
+    struct T {
+        const char* table;
+        const char* type;
+        const char* def;
+    };
+    const std::vector<T> tables = {
+        {"t_ulid", "ulid", "gen_ulid()"},
+        {"t_uuidv7", "uuid", "gen_uuidv7()"},
+        {"t_snowflake", "snowflake", "gen_snowflake()"},
+        {"t_base36_64", "base36_64", "gen_snowflake()::base36_64"},
+        {"t_base36_128", "base36_128", "gen_ulid()::base36_128"},
+    };
+    for (const auto& t : tables) {
+        run(0, std::string("CREATE TABLE ") + t.table + " (id " + t.type + " PRIMARY KEY DEFAULT " + t.def +
+                   ", payload int, node int DEFAULT current_setting('id_gen.node_id')::int)");
+        run(0, std::string("SELECT create_distributed_table('") + t.table + "', 'id', shard_count => 8, colocate_with => 'none')");
+        // From the coordinator, and from each worker (their defaults run there).
+        for (int node = 0; node <= 2; ++node)
+            run(node, std::string("INSERT INTO ") + t.table + " (payload) SELECT g FROM generate_series(1, 2000) g");
+        EXPECT_EQ(scalar(0, std::string("SELECT count(DISTINCT id) FROM ") + t.table), 6000) << t.table;
+        EXPECT_EQ(scalar(0, std::string("SELECT count(DISTINCT node) FROM ") + t.table), 3) << t.table;
+        // Rows on both workers: the hash spreads them.
+        EXPECT_EQ(scalar(0, std::string("SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name = '") + t.table +
+                                "'::regclass"),
+                  2)
+            << t.table;
+        // Each row is in the shard Citus computes for its value.
+        EXPECT_EQ(scalar(0, std::string("SELECT count(*) FROM (SELECT id, get_shard_id_for_distribution_column('") + t.table +
+                                "', id) AS s FROM " + t.table + " LIMIT 200) x WHERE s IS NULL"),
+                  0);
+    }
+    // The hash agrees with uuid's and bigint's.
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM t_ulid WHERE worker_hash(id) <> worker_hash(id::uuid)"), 0);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM t_snowflake WHERE worker_hash(id) <> worker_hash(id::bigint)"), 0);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM t_base36_128 WHERE worker_hash(id) <> worker_hash(id::uuid)"), 0);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM t_base36_64 WHERE worker_hash(id) <> worker_hash(id::bigint)"), 0);
+}
+
+// id = literal is a router plan (one task); IN prunes to the shards of its values.
+TEST(Citus, RouterPlansAndPruning) {
+    const std::string id = text(0, "SELECT id::text FROM t_ulid LIMIT 1");
+    auto plan = [](const std::string& sql) {
+        std::string all;
+        for (const auto& r : run(0, "EXPLAIN " + sql)) all += r[0].as<std::string>() + "\n";
+        return all;
+    };
+    const std::string p1 = plan("SELECT * FROM t_ulid WHERE id = '" + id + "'");
+    EXPECT_NE(p1.find("Task Count: 1"), std::string::npos) << p1;
+    const std::string sf = text(0, "SELECT id::text FROM t_snowflake LIMIT 1");
+    const std::string p2 = plan("SELECT * FROM t_snowflake WHERE id = " + sf);
+    EXPECT_NE(p2.find("Task Count: 1"), std::string::npos) << p2;
+    const std::string two = text(0, "SELECT string_agg(quote_literal(id::text), ',') FROM (SELECT id FROM t_ulid LIMIT 2) x");
+    const std::string p3 = plan("SELECT * FROM t_ulid WHERE id IN (" + two + ")");
+    EXPECT_TRUE(p3.find("Task Count: 1") != std::string::npos || p3.find("Task Count: 2") != std::string::npos) << p3;
+    // Not every shard: pruning happened (8 shards).
+    EXPECT_EQ(p3.find("Task Count: 8"), std::string::npos) << p3;
+}
+
+// Inserts made on each worker, and an INSERT ... SELECT whose defaults Citus evaluates in the
+// worker tasks: snowflakes carry the node number of the server that issued them.
+TEST(Citus, WorkerInsertsAndInsertSelect) {
+    run(0, "CREATE TABLE ev (id snowflake DEFAULT gen_snowflake(), payload int, origin text)");
+    run(0, "SELECT create_distributed_table('ev', 'payload', shard_count => 8, colocate_with => 'none')");
+    run(0, "CREATE TABLE ev_src (payload int)");
+    run(0, "SELECT create_distributed_table('ev_src', 'payload', colocate_with => 'ev')");
+    run(0, "INSERT INTO ev_src SELECT g FROM generate_series(1, 20000) g");
+    std::vector<std::thread> threads;
+    std::vector<std::string> errors(3);
+    for (int node = 0; node <= 2; ++node)
+        threads.emplace_back([&, node] {
+            try {
+                pqxx::connection c(dsn(node));
+                for (int k = 0; k < 10; ++k) {
+                    pqxx::work tx(c);
+                    tx.exec("INSERT INTO ev (payload, origin) SELECT g, 'node" + std::to_string(node) +
+                            "' FROM generate_series(1, 2000) g");
+                    tx.commit();
+                }
+            } catch (const std::exception& e) {
+                errors[node] = e.what();
+            }
+        });
+    for (auto& t : threads) t.join();
+    for (int node = 0; node <= 2; ++node) EXPECT_EQ(errors[node], "") << "node " << node;
+    // Pushed down: each task evaluates gen_snowflake() on its worker.
+    run(0, "INSERT INTO ev (payload, origin) SELECT payload, 'insert-select' FROM ev_src");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM ev"), 80000);
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM ev"), 80000);
+    // Rows inserted through node N carry node N's id_gen.node_id (100 + N): the default ran there.
+    for (int node = 0; node <= 2; ++node)
+        EXPECT_EQ(scalar(0, "SELECT count(*) FROM ev WHERE origin = 'node" + std::to_string(node) +
+                                "' AND snowflake_node(id) = " + std::to_string(100 + node)),
+                  20000)
+            << "node " << node;
+    // The INSERT ... SELECT's IDs were issued by the workers (101, 102), both of them.
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT snowflake_node(id)) FROM ev WHERE origin = 'insert-select' "
+                        "AND snowflake_node(id) IN (101, 102)"),
+              2);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM ev WHERE origin = 'insert-select' AND snowflake_node(id) NOT IN (101, 102)"), 0);
+}
+
+// Shard moves (logical replication and blocking) and a split, each while rows keep arriving.
+TEST(Citus, ShardMoveAndSplitUnderInserts) {
+    run(0, "CREATE TABLE mv (id ulid PRIMARY KEY DEFAULT gen_ulid(), payload int)");
+    run(0, "SELECT create_distributed_table('mv', 'id', shard_count => 4, colocate_with => 'none')");
+    std::atomic<bool> stop{false};
+    std::atomic<long long> rows{0};
+    std::atomic<int> errors{0}, refused{0};
+    std::vector<std::string> messages;
+    std::vector<std::thread> writers;
+    for (int k = 0; k < 2; ++k) writers.emplace_back([&] { insert_until(0, "mv", stop, rows, errors, refused, messages); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    auto shard_on = [](int node) {
+        return scalar(0, "SELECT shardid FROM citus_shards WHERE table_name = 'mv'::regclass AND nodeport = " +
+                             std::to_string(ports().at(node)) + " ORDER BY shardid LIMIT 1");
+    };
+    std::string failure;
+    try {
+        run(0, "SELECT citus_move_shard_placement(" + std::to_string(shard_on(1)) + ", " + node_name(1) + ", " +
+                   node_name(2) + ", shard_transfer_mode => 'force_logical')");
+        run(0, "SELECT citus_move_shard_placement(" + std::to_string(shard_on(2)) + ", " + node_name(2) + ", " +
+                   node_name(1) + ", shard_transfer_mode => 'block_writes')");
+        const long long s = shard_on(1);
+        const std::string nodes = "ARRAY[" + text(0, "SELECT nodeid FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(1))) +
+                                  ", " + text(0, "SELECT nodeid FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(2))) + "]";
+        const std::string mid = text(0, "SELECT ((shardminvalue::bigint + shardmaxvalue::bigint) / 2)::text FROM pg_dist_shard WHERE shardid = " +
+                                            std::to_string(s));
+        run(0, "SELECT citus_split_shard_by_split_points(" + std::to_string(s) + ", ARRAY['" + mid + "'], " + nodes +
+                   ", shard_transfer_mode => 'force_logical')");
+    } catch (const std::exception& e) {
+        failure = e.what();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    stop = true;
+    for (auto& t : writers) t.join();
+    EXPECT_EQ(failure, "");
+    EXPECT_GT(rows.load(), 0);
+    EXPECT_EQ(errors.load(), 0) << (messages.empty() ? "" : messages[0]);
+    std::cout << "[ note ] shard moves and split: " << rows.load() << " rows inserted meanwhile, " << refused.load()
+              << " batches refused by Citus during the split (rolled back)" << std::endl;
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM mv"), rows.load());
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM mv"), rows.load());
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM citus_shards WHERE table_name = 'mv'::regclass"), 5);
+    // Every shard's primary key index is sound after the moves and the split.
+    for (int node = 1; node <= 2; ++node) {
+        // Citus hides shards from pg_class unless the application name asks to see them.
+        auto r = run(node, "SET citus.show_shards_for_app_name_prefixes = '*'; "
+                           "SELECT count(*) FROM (SELECT bt_index_check(c.oid, true) FROM pg_class c "
+                           "WHERE c.relname LIKE 'mv\\_pkey\\_%' AND c.relkind = 'i') x");
+        EXPECT_GE(r[0][0].as<long long>(), 1) << "node " << node;
+    }
+}
+
+// id_gen.node_id is checked on every node; a clash is reported and refused.
+TEST(Citus, NodeIdsDifferOnEveryNode) {
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT node_id) FROM cluster_node_ids() WHERE problem IS NULL"), 3);
+    EXPECT_EQ(scalar(0, "SELECT check_cluster_node_ids()"), 3);
+    run(2, "ALTER SYSTEM SET id_gen.node_id = 101");
+    run(2, "SELECT pg_reload_conf()");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM cluster_node_ids() WHERE problem LIKE '%101 is set on 2 nodes%'"), 2);
+    EXPECT_EQ(sqlstate_of(0, "SELECT check_cluster_node_ids()"), "55000");
+    EXPECT_EQ(sqlstate_of(0, "SELECT shard_cluster_sync()"), "55000");
+    run(2, "ALTER SYSTEM RESET id_gen.node_id");
+    run(2, "SELECT pg_reload_conf()");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM cluster_node_ids() WHERE problem IS NULL"), 3);
+}
+
+}  // namespace
+
+namespace {
+
+// SQL giving the node (its id_gen.node_id) whose block of shard `shard` issued shard ID `id`, from
+// the coordinator's shard_blocks (spelt out: Citus does not join distributed and local tables).
+std::string issuing_node(int shard) {
+    std::string sql = "CASE";
+    for (const auto& r : run(0, "SELECT node_id, seq_lo, seq_lo + (1 << seq_bits) - 1 FROM shard_blocks WHERE shard = " +
+                                    std::to_string(shard) + " ORDER BY node_id"))
+        sql += " WHEN shard_id_sequence(id) BETWEEN " + r[1].as<std::string>() + " AND " + r[2].as<std::string>() + " THEN " +
+               r[0].as<std::string>();
+    return sql + " END";
+}
+
+// `per_node` next_id() calls of `fn` on each of `nodes` at once; every value distinct.
+std::vector<std::vector<long long>> next_ids_everywhere(const std::vector<int>& nodes, const std::string& fn, int per_node) {
+    std::vector<std::vector<long long>> ids(nodes.size());
+    std::vector<std::string> errors(nodes.size());
+    std::vector<std::thread> threads;
+    for (std::size_t k = 0; k < nodes.size(); ++k)
+        threads.emplace_back([&, k] {
+            try {
+                for (const auto& r : run(nodes[k], "SELECT " + fn + " FROM generate_series(1, " + std::to_string(per_node) +
+                                                       ") WITH ORDINALITY g(v, n) ORDER BY n"))
+                    ids[k].push_back(r[0].as<long long>());
+            } catch (const std::exception& e) {
+                errors[k] = e.what();
+            }
+        });
+    for (auto& t : threads) t.join();
+    std::vector<long long> all;
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+        EXPECT_EQ(errors[k], "") << "node " << nodes[k];
+        EXPECT_EQ(ids[k].size(), static_cast<std::size_t>(per_node)) << "node " << nodes[k];
+        EXPECT_TRUE(std::is_sorted(ids[k].begin(), ids[k].end())) << "node " << nodes[k];
+        all.insert(all.end(), ids[k].begin(), ids[k].end());
+    }
+    std::sort(all.begin(), all.end());
+    EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end()) << "duplicate IDs of " << fn;
+    return ids;
+}
+
+}  // namespace
+
+// Per-schema shards: the registry and a block of each shard on every node; next_id() on any node
+// (directly, in a tenant schema's router INSERT and in INSERT ... SELECT tasks); never a duplicate.
+TEST(Citus, PerSchemaShardsOnEveryNode) {
+    // A tenant schema (schema-based sharding) and a plain one.
+    run(0, "SET citus.enable_schema_based_sharding = on; SELECT create_shard(5)");
+    run(0, "SELECT create_shard(6)");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM citus_schemas WHERE schema_name::text = 'shard_5'"), 1);
+    for (int node = 1; node <= 2; ++node) {
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM shard_registry WHERE shard IN (5, 6)"), 2) << "node " << node;
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM shard_blocks WHERE shard IN (5, 6)"), 6) << "node " << node;
+    }
+    // The default block with 3 nodes: 128 IDs per ms (room for twice as many nodes).
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 5 AND seq_bits = 7"), 3);
+    // Blocks: one per node and shard, disjoint.
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks a JOIN shard_blocks b ON a.shard = b.shard AND a.node_id < b.node_id "
+                        "AND a.seq_lo < b.seq_lo + (1 << b.seq_bits) AND b.seq_lo < a.seq_lo + (1 << a.seq_bits)"),
+              0);
+    // The issue's scenario: the coordinator and both workers at once, 100k each, no duplicate;
+    // each node's IDs fall in its block.
+    auto ids = next_ids_everywhere({0, 1, 2}, "shard_5.next_id()", 100000);
+    for (int node = 0; node <= 2; ++node) {
+        const auto lo = scalar(0, "SELECT seq_lo FROM shard_blocks WHERE shard = 5 AND node_id = " + std::to_string(100 + node));
+        const auto bits = scalar(0, "SELECT seq_bits FROM shard_blocks WHERE shard = 5 AND node_id = " + std::to_string(100 + node));
+        long long outside = 0, wrong_shard = 0;
+        for (long long id : ids[node]) {
+            const long long seq = id & 1023, shard = (id >> 10) & 8191;
+            if (seq < lo || seq >= lo + (1LL << bits)) ++outside;
+            if (shard != 5) ++wrong_shard;
+        }
+        EXPECT_EQ(outside, 0) << "node " << node;
+        EXPECT_EQ(wrong_shard, 0) << "node " << node;
+    }
+    // A tenant table: rows routed to the schema's node, from the coordinator and from a worker,
+    // and an INSERT ... SELECT inside the schema (its DEFAULT runs in the task).
+    run(0, "CREATE TABLE shard_5.items (id bigint PRIMARY KEY DEFAULT shard_5.next_id(), payload int, origin text)");
+    run(0, "CREATE TABLE shard_5.src (payload int)");
+    run(0, "INSERT INTO shard_5.src SELECT g FROM generate_series(1, 5000) g");
+    run(0, "INSERT INTO shard_5.items (payload, origin) SELECT g, 'coordinator' FROM generate_series(1, 5000) g");
+    run(1, "INSERT INTO shard_5.items (payload, origin) SELECT g, 'worker1' FROM generate_series(1, 5000) g");
+    run(0, "INSERT INTO shard_5.items (payload, origin) SELECT payload, 'insert-select' FROM shard_5.src");
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM shard_5.items"), 15000);
+    // A hash-distributed table keyed by shard IDs of shard 6, filled by INSERT ... SELECT tasks on
+    // both workers.
+    run(0, "CREATE TABLE sh (id bigint DEFAULT shard_6.next_id(), payload int)");
+    run(0, "SELECT create_distributed_table('sh', 'payload', colocate_with => 'ev')");
+    run(0, "INSERT INTO sh (payload) SELECT payload FROM ev_src");
+    run(0, "INSERT INTO sh (payload) SELECT g FROM generate_series(1, 5000) g");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM sh"), 25000);
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM sh"), 25000);
+    // Both workers issued some (their blocks), and nothing outside a block.
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT " + issuing_node(6) + ") FROM sh WHERE " + issuing_node(6) + " IN (101, 102)"), 2);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM sh WHERE " + issuing_node(6) + " IS NULL"), 0);
+    // Decoders in pushed-down queries: the registry is on every node, so shard_id_time(id) is not
+    // NULL there; the IMMUTABLE form with the epoch gives the same, and works in RETURNING.
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM sh WHERE shard_id_time(id) IS NULL"), 0);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM sh WHERE shard_id_time(id) IS DISTINCT FROM shard_id_time(id, '2024-01-01+00')"), 0);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM sh WHERE shard_id_shard(id) <> 6"), 0);
+    auto r = run(0, "INSERT INTO sh (payload) VALUES (7) RETURNING shard_id_time(id, '2024-01-01+00'), shard_id_shard(id)");
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0][1].as<int>(), 6);
+    EXPECT_EQ(text(0, "SELECT abs(extract(epoch FROM '" + r[0][0].as<std::string>() + "'::timestamptz - now())) < 60"), "t");
+    // The registry-reading form is STABLE, which Citus refuses in RETURNING (the README says so;
+    // Citus 14.0.1 raises it as XX000, an internal error, rather than 0A000).
+    EXPECT_NE(sqlstate_of(0, "INSERT INTO sh (payload) VALUES (-8) RETURNING shard_id_time(id)"), "");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM sh WHERE payload = -8"), 0);
+    // A node that holds no block of a shard refuses (here: one whose node_id is not in shard_blocks).
+    run(2, "ALTER SYSTEM SET id_gen.node_id = 150");
+    run(2, "SELECT pg_reload_conf()");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(sqlstate_of(2, "SELECT shard_6.next_id()"), "55000");
+    run(2, "ALTER SYSTEM RESET id_gen.node_id");
+    run(2, "SELECT pg_reload_conf()");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(sqlstate_of(2, "SELECT shard_6.next_id()"), "");
+    // Shards are made on the coordinator.
+    EXPECT_EQ(sqlstate_of(1, "SELECT create_shard(7)"), "55000");
+}
+
+// citus_schema_move: the tenant schema moves to the other worker while rows keep arriving; IDs
+// continue on every node without a duplicate (each node issues from its own block, wherever the
+// schema lives).
+TEST(Citus, SchemaMoveUnderInserts) {
+    const std::string from = text(0, "SELECT nodeport::text FROM citus_shards WHERE table_name = 'shard_5.items'::regclass");
+    const int to = std::stoi(from) == ports().at(1) ? 2 : 1;
+    std::atomic<bool> stop{false};
+    std::atomic<long long> rows{0};
+    std::atomic<int> errors{0}, refused{0};
+    std::vector<std::string> messages;
+    std::vector<std::thread> writers;
+    for (int node : {0, 1, 2})
+        writers.emplace_back([&, node] { insert_until(node, "shard_5.items", stop, rows, errors, refused, messages); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    std::string failure;
+    try {
+        run(0, "SELECT citus_schema_move('shard_5', " + node_name(to) + ", shard_transfer_mode => 'force_logical')");
+    } catch (const std::exception& e) {
+        failure = e.what();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    stop = true;
+    for (auto& t : writers) t.join();
+    EXPECT_EQ(failure, "");
+    EXPECT_EQ(errors.load(), 0) << (messages.empty() ? "" : messages[0]);
+    EXPECT_EQ(text(0, "SELECT nodeport::text FROM citus_shards WHERE table_name = 'shard_5.items'::regclass"),
+              std::to_string(ports().at(to)));
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_5.items"), 15000 + rows.load());
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM shard_5.items"), 15000 + rows.load());
+    // After the move, every node still issues above what it issued before.
+    for (int node : {0, 1, 2}) {
+        const long long before = scalar(0, "SELECT max(id) FROM shard_5.items WHERE " + issuing_node(5) + " = " +
+                                                std::to_string(100 + node));
+        EXPECT_GT(scalar(node, "SELECT shard_5.next_id()"), before) << "node " << node;
+    }
+}
+
+// A node added later gets the extension from Citus and the registry and its blocks from
+// shard_cluster_sync(); it then issues shard IDs of its own, and takes shards.
+TEST(Citus, AddNode) {
+    run(0, "SELECT citus_add_node(" + node_name(3) + ")");
+    EXPECT_EQ(text(3, "SELECT coalesce((SELECT extversion FROM pg_extension WHERE extname = 'id_gen'), 'missing')"),
+              text(0, "SELECT extversion FROM pg_extension WHERE extname = 'id_gen'"));
+    // Before the sync the new node knows no shard: next_id() refuses rather than guess.
+    EXPECT_EQ(scalar(3, "SELECT count(*) FROM shard_registry"), 0);
+    EXPECT_EQ(sqlstate_of(3, "SELECT shard_6.next_id()"), "55000");
+    EXPECT_EQ(scalar(0, "SELECT shard_cluster_sync()"), 4);
+    EXPECT_EQ(scalar(3, "SELECT count(*) FROM shard_blocks WHERE node_id = 103 AND shard IN (5, 6)"), 2);
+    EXPECT_EQ(scalar(1, "SELECT count(*) FROM shard_blocks WHERE node_id = 103"), 2);
+    auto ids = next_ids_everywhere({0, 1, 2, 3}, "shard_6.next_id()", 20000);
+    (void)ids;
+    // Shards move onto it.
+    const long long s = scalar(0, "SELECT shardid FROM citus_shards WHERE table_name = 'mv'::regclass ORDER BY shardid LIMIT 1");
+    const std::string src = text(0, "SELECT nodeport::text FROM citus_shards WHERE shardid = " + std::to_string(s));
+    run(0, "SELECT citus_move_shard_placement(" + std::to_string(s) + ", '" + host() + "', " + src + ", " + node_name(3) +
+               ", shard_transfer_mode => 'block_writes')");
+    run(0, "INSERT INTO mv (payload) SELECT g FROM generate_series(1, 2000) g");
+    run(0, "INSERT INTO sh (payload) SELECT g FROM generate_series(1, 2000) g");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM citus_shards WHERE nodeport = " + std::to_string(ports().at(3))), 1);
+    EXPECT_EQ(scalar(0, "SELECT count(*) - count(DISTINCT id) FROM mv"), 0);
+    EXPECT_EQ(scalar(0, "SELECT count(*) - count(DISTINCT id) FROM sh"), 0);
+}
+
+// rename_shard and drop_shard reach every node.
+TEST(Citus, RenameAndDropReachEveryNode) {
+    run(0, "SELECT create_shard(9)");
+    run(0, "SELECT rename_shard(9, 'shard_nine')");
+    for (int node = 1; node <= 3; ++node) {
+        EXPECT_EQ(text(node, "SELECT schema_name::text FROM shard_registry WHERE shard = 9"), "shard_nine") << "node " << node;
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM shard_blocks WHERE shard = 9"), 4) << "node " << node;
+        EXPECT_EQ(scalar(node, "SELECT shard_id_shard(shard_nine.next_id())"), 9) << "node " << node;
+    }
+    run(0, "SELECT drop_shard(9)");
+    for (int node = 1; node <= 3; ++node) {
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM shard_registry WHERE shard = 9"), 0) << "node " << node;
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM shard_blocks WHERE shard = 9"), 0) << "node " << node;
+    }
+}
+
+// Citus colocates only distribution columns of one type: ulid with uuid is refused although the
+// hashes agree; ulid with ulid works.
+TEST(Citus, ColocationNeedsTheSameType) {
+    run(0, "CREATE TABLE co_uuid (id uuid PRIMARY KEY DEFAULT gen_uuidv7())");
+    run(0, "SELECT create_distributed_table('co_uuid', 'id')");
+    run(0, "CREATE TABLE co_ulid (id ulid PRIMARY KEY DEFAULT gen_ulid())");
+    EXPECT_NE(sqlstate_of(0, "SELECT create_distributed_table('co_ulid', 'id', colocate_with => 'co_uuid')"), "");
+    run(0, "CREATE TABLE co_sf (id snowflake)");
+    run(0, "SELECT create_distributed_table('co_sf', 'id')");
+    run(0, "CREATE TABLE co_bigint (id bigint)");
+    EXPECT_NE(sqlstate_of(0, "SELECT create_distributed_table('co_bigint', 'id', colocate_with => 'co_sf')"), "");
+    run(0, "SELECT create_distributed_table('co_ulid', 'id', colocate_with => 't_ulid')");
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT colocationid) FROM pg_dist_partition WHERE logicalrelid IN ('co_ulid'::regclass, 't_ulid'::regclass)"), 1);
+}
+
+// Block grants: sizes are powers of two; a shard whose sequence field is full refuses (54000); a
+// shard that had no blocks (made before Citus) gets blocks valid only after the run-ahead allowance.
+TEST(Citus, BlockGrants) {
+    EXPECT_EQ(sqlstate_of(0, "SELECT shard_cluster_sync(ids_per_ms => 3)"), "22023");
+    run(0, "SELECT create_shard(12)");
+    // As if shard 12 had been made before Citus: no blocks anywhere.
+    run(0, "DELETE FROM shard_blocks WHERE shard = 12");
+    // 4 nodes x 512 do not fit in 1,024: refused, and nothing changes.
+    EXPECT_EQ(sqlstate_of(0, "SELECT shard_cluster_sync(ids_per_ms => 512)"), "54000");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 12"), 0);
+    EXPECT_EQ(scalar(0, "SELECT shard_cluster_sync(ids_per_ms => 256)"), 4);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 12 AND seq_bits = 8"), 4);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 12 AND valid_from > now()"), 4);
+    EXPECT_EQ(sqlstate_of(0, "SELECT shard_12.next_id()"), "55000");
+    EXPECT_EQ(sqlstate_of(1, "SELECT shard_12.next_id()"), "55000");
+    const long long wait_ms = scalar(0, "SELECT ceil(extract(epoch FROM max(valid_from) - clock_timestamp()) * 1000)::bigint FROM shard_blocks WHERE shard = 12");
+    EXPECT_LE(wait_ms, 2500);
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::max(0LL, wait_ms) + 100));
+    next_ids_everywhere({0, 1, 2, 3}, "shard_12.next_id()", 20000);
+}
+
+// The labels the README's cluster reference gives.
+TEST(Citus, ClusterFunctionLabels) {
+    EXPECT_EQ(text(0, "SELECT string_agg(proname || ':' || provolatile::text || proparallel::text, ',' ORDER BY proname) FROM pg_proc "
+                      "WHERE proname IN ('cluster_node_ids', 'check_cluster_node_ids', 'shard_cluster_sync', 'shard_cluster_apply') "
+                      "AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
+              "check_cluster_node_ids:vu,cluster_node_ids:vu,shard_cluster_apply:vu,shard_cluster_sync:vu");
+    // Not for PUBLIC; superuser only where the README says so.
+    run(0, "DROP ROLE IF EXISTS idgen_plain; CREATE ROLE idgen_plain LOGIN");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM pg_proc WHERE proname IN ('cluster_node_ids', 'check_cluster_node_ids', "
+                        "'shard_cluster_sync', 'shard_cluster_apply') AND has_function_privilege('idgen_plain', oid, 'EXECUTE')"),
+              0);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE NOT has_table_privilege('idgen_plain', 'shard_blocks', 'SELECT')"), 0);
+    run(0, "DROP ROLE idgen_plain");
+}
+
+// The README's ```sql citus blocks, in order, in one session on the coordinator.
+TEST(Citus, ReadmeBlocks) {
+    std::ifstream in(std::string(IDGEN_SOURCE_DIR) + "/README.md");
+    ASSERT_TRUE(in.good());
+    std::string line, block;
+    bool inside = false;
+    std::vector<std::string> blocks;
+    while (std::getline(in, line)) {
+        if (!inside && line == "```sql citus") {
+            inside = true;
+            block.clear();
+        } else if (inside && line == "```") {
+            inside = false;
+            blocks.push_back(block);
+        } else if (inside) {
+            block += line + "\n";
+        }
+    }
+    ASSERT_GE(blocks.size(), 5u);
+    pqxx::connection c(dsn(0));
+    for (const auto& b : blocks) {
+        try {
+            pqxx::nontransaction tx(c);
+            tx.exec(b);
+        } catch (const std::exception& e) {
+            ADD_FAILURE() << "README block failed:\n" << b << "\n" << e.what();
+        }
+    }
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_42.photos WHERE shard_id_shard(id) = 42"), 1);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM orders"), 1);
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT colocationid) FROM pg_dist_partition WHERE logicalrelid IN ('orders'::regclass, 'order_lines'::regclass)"), 1);
+}
+
+// Every ID in the cluster, once: no duplicate in any table, and the counts for the note.
+TEST(Citus, NoDuplicateAnywhere) {
+    struct T {
+        const char* table;
+        std::string node_expr;  // the node that issued a row's ID, as SQL over the row
+    };
+    const std::vector<T> tables = {
+        {"t_ulid", "node"},
+        {"t_uuidv7", "node"},
+        {"t_snowflake", "snowflake_node(id)"},
+        {"t_base36_64", "snowflake_node(id::bigint::snowflake)"},
+        {"t_base36_128", "node"},
+        {"ev", "snowflake_node(id)"},
+        {"mv", "NULL::int"},
+        {"shard_5.items", issuing_node(5)},
+        {"sh", issuing_node(6)},
+    };
+    long long total = 0;
+    for (const auto& t : tables) {
+        const long long rows = scalar(0, std::string("SELECT count(*) FROM ") + t.table);
+        const long long distinct = scalar(0, std::string("SELECT count(DISTINCT id) FROM ") + t.table);
+        EXPECT_EQ(rows, distinct) << t.table;
+        total += rows;
+        std::string per_node;
+        for (const auto& r : run(0, std::string("SELECT coalesce(n::text, '-'), count(*), count(DISTINCT id) FROM (SELECT ") +
+                                        t.node_expr + " AS n, id FROM " + t.table + ") x GROUP BY n ORDER BY n"))
+            per_node += " node " + r[0].as<std::string>() + ": " + r[1].as<std::string>() + "/" + r[2].as<std::string>();
+        std::cout << "[ count ] " << t.table << ": " << rows << " rows, " << distinct << " distinct IDs;" << per_node << std::endl;
+    }
+    // Across tables of one kind too: bigint shard IDs of shards 5 and 6 and the snowflakes.
+    EXPECT_EQ(scalar(0, "SELECT count(*) - count(DISTINCT id) FROM (SELECT id FROM shard_5.items UNION ALL SELECT id FROM sh "
+                        "UNION ALL SELECT id::bigint FROM ev UNION ALL SELECT id::bigint FROM t_snowflake) x"),
+              0);
+    EXPECT_EQ(scalar(0, "SELECT count(*) - count(DISTINCT id) FROM (SELECT id::uuid AS id FROM t_ulid UNION ALL SELECT id FROM t_uuidv7 "
+                        "UNION ALL SELECT id::uuid FROM t_base36_128 UNION ALL SELECT id::uuid FROM mv) x"),
+              0);
+    std::cout << "[ count ] all tables: " << total << " rows" << std::endl;
+}
