@@ -44,6 +44,11 @@
 //     a key takes over the 0.1.0 record's mark, under 0.1.0's own lock, and replaces it with a
 //     record that leaves 0.1.0 code nothing to issue (legacy_poison), so a backend still running
 //     the old library refuses instead of repeating IDs.
+//  6. A mark raised by hand (snowflake_raise_mark: IDs made elsewhere, restored here) is written and
+//     fsync'd under the key's locks like any other, and the live state restarts from it as after a
+//     restart (shared memory: the slot is unloaded, so the next call reloads it; files: boot = 0).
+//     Without shared memory the call returns only once the clock has left the time unit it was
+//     made in, so no lease taken before it serves after it.
 // Not covered: two servers with the same node number (a copied data directory that keeps its
 // system identifier and timeline), which is a configuration error the server cannot see.
 #pragma once

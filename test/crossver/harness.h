@@ -6,7 +6,7 @@
 //                         (this build) and amcheck installed. The lowest major is the old server;
 //                         every other one is a target.
 //   IDGEN_CROSS_WORK      a directory for clusters, dumps and logs (removed by the caller)
-//   IDGEN_CROSS_PORT      first port; the clusters use up to 8 from there
+//   IDGEN_CROSS_PORT      first port; the clusters use it and the next 5 (with two newer majors)
 //   IDGEN_PG_OS_USER      the clusters' owner when run as root (default postgres)
 // Clusters are stopped by their destructors, and at exit should a test leave one running.
 #pragma once
@@ -20,9 +20,9 @@
 
 namespace idgen::cross {
 
-// Port offsets from IDGEN_CROSS_PORT: one per cluster that can run at the same time, and two for
-// the servers pg_upgrade starts itself.
-enum Port : int { kOldPort = 0, kDumpTargetPort = 1, kUpgradeTargetPort = 2, kUpgradeOldPort = 3, kUpgradeNewPort = 4 };
+// Port offsets from IDGEN_CROSS_PORT: one per cluster that can run at the same time (a restore
+// target per newer major: kRestorePort + its index), and two for the servers pg_upgrade starts.
+enum Port : int { kOldPort = 0, kUpgradeTargetPort = 1, kUpgradeOldPort = 2, kUpgradeNewPort = 3, kRestorePort = 4 };
 
 int old_major();                 // the lowest major of IDGEN_CROSS_BINDIRS
 std::vector<int> target_majors();  // the others, ascending

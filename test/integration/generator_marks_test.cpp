@@ -5,6 +5,7 @@
 // and not (the DSM registry on 17+, files on 15 and 16).
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <pqxx/pqxx>
 #include <string>
 
@@ -67,6 +68,7 @@ long long num(pqxx::transaction_base& tx, const std::string& sql) { return tx.ex
 // `raise(x)` raises the mark above ID x and returns the mark, `time_of(x)` the time of ID x's unit.
 struct Generator {
     std::string setup, gen;
+    bool server_wide;  // a node generator: one per server, shared by every database
     std::string (*above)(const std::string& at);
     std::string (*raise)(const std::string& id);
     std::string (*time_of)(const std::string& id);
@@ -75,6 +77,8 @@ struct Generator {
 void raise_keeps_every_session_above(const Cluster& c, const std::string& dbname, const Generator& g) {
     Db db(c, dbname);
     if (!g.setup.empty()) exec_on(db.dsn(), g.setup);
+    // For a node generator: another database of the server.
+    std::unique_ptr<Db> other_db = g.server_wide ? std::make_unique<Db>(c, dbname + "_other") : nullptr;
     pqxx::connection ca(db.dsn()), cb(db.dsn());
     pqxx::nontransaction a(ca), b(cb);
     std::string above;
@@ -91,28 +95,34 @@ void raise_keeps_every_session_above(const Cluster& c, const std::string& dbname
         // The mark is the time of the ID's time unit: it was below it (a fresh state starts
         // about 1.3 s ahead of the clock, the previous round 300 ms before).
         EXPECT_EQ(text(a, "SELECT " + g.raise(above) + " = " + g.time_of(above)), "t") << "round " << round;
-        // Every ID after the raise is above it, in the other session too.
+        // Every ID after the raise is above it, in the other session too (and, for a node
+        // generator, in another database).
         EXPECT_GT(num(b, "SELECT " + g.gen), std::stoll(above)) << "round " << round;
+        if (other_db) {
+            pqxx::connection co(other_db->dsn());
+            pqxx::nontransaction other(co);
+            EXPECT_GT(num(other, "SELECT " + g.gen), std::stoll(above)) << "round " << round;
+        }
         EXPECT_EQ(num(a, "SELECT count(*) FROM (SELECT " + g.gen +
                              " AS id FROM generate_series(1, 1000)) s WHERE id <= " + above),
                   0)
             << "round " << round;
     }
     // A lower ID leaves the mark where it is (issuing since has moved it further ahead, never
-    // back); IDs keep increasing.
-    const long long last = num(b, "SELECT " + g.gen);
+    // back); each session's IDs keep increasing.
+    const long long last = num(a, "SELECT " + g.gen);
     EXPECT_EQ(text(a, "SELECT " + g.raise(std::to_string(b_before)) + " >= " + g.time_of(above)), "t");
     EXPECT_GT(num(a, "SELECT " + g.gen), last);
 }
 
 const Generator kSonyflake{
-    "", "gen_snowflake('sonyflake')::bigint",
+    "", "gen_snowflake('sonyflake')::bigint", true,
     [](const std::string& at) { return "snowflake_upper(" + at + ", 'sonyflake')::bigint"; },
     [](const std::string& id) { return "snowflake_raise_mark(" + id + "::bigint::snowflake, 'sonyflake')"; },
     [](const std::string& id) { return "snowflake_time(" + id + "::bigint::snowflake, 'sonyflake')"; }};
 
 const Generator kShard{
-    "SELECT create_shard(77, 'shard_77', '2022-02-02 00:00:00+00')", "shard_77.next_id()",
+    "SELECT create_shard(77, 'shard_77', '2022-02-02 00:00:00+00')", "shard_77.next_id()", false,
     [](const std::string& at) { return "shard_id_upper(" + at + ", '2022-02-02 00:00:00+00')"; },
     [](const std::string& id) { return "shard_raise_mark(77, " + id + ")"; },
     [](const std::string& id) { return "shard_id_time(" + id + "::bigint, '2022-02-02 00:00:00+00')"; }};
@@ -128,6 +138,29 @@ TEST(GeneratorMarks, ShardAboveARaisedMarkPreloaded) {
 }
 TEST(GeneratorMarks, ShardAboveARaisedMarkWithoutPreloading) {
     raise_keeps_every_session_above(cluster(false), "it_marks_shard_nopre", kShard);
+}
+
+// Past a mark raised ahead of the clock, a generator issues id_gen.max_run_ahead (1 s) worth of
+// IDs, then refuses with 54000 until the clock gets there (as after a clock that stepped back).
+TEST(GeneratorMarks, AheadOfTheClockAtMostMaxRunAheadWorthOfIds) {
+    Db db(cluster(true), "it_marks_run_ahead");
+    exec_on(db.dsn(), "SELECT create_shard(80)");
+    pqxx::connection c(db.dsn());
+    pqxx::nontransaction tx(c);
+    const std::string above = text(tx, "SELECT shard_id_upper(clock_timestamp() + interval '20 s', '2024-01-01+00')");
+    tx.exec("SELECT shard_raise_mark(80, " + above + ")");
+    // 1,000 ms of 1,024 IDs each after the mark's millisecond.
+    EXPECT_EQ(num(tx, "SELECT count(*) FROM (SELECT shard_80.next_id() AS id FROM generate_series(1, 1000000)) s "
+                      "WHERE id > " + above),
+              1000000);
+    bool refused = false;
+    try {
+        tx.exec("SELECT count(shard_80.next_id()) FROM generate_series(1, 100000)");
+    } catch (const pqxx::sql_error& e) {
+        refused = e.sqlstate() == "54000";
+        EXPECT_NE(std::string(e.what()).find("ahead of the clock"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(refused);
 }
 
 std::string sqlstate_of(pqxx::connection& c, const std::string& sql, std::string* message = nullptr) {
