@@ -556,9 +556,6 @@ Result<std::int64_t> snowflake_issue(const StateKey& key, const SnowflakeLayout&
     }
 }
 
-
-std::int64_t generator_clock_ms() noexcept { return clock_ms(); }
-
 void require_mark_within_reach(std::int64_t mark_ms, const char* id_text, const char* what) {
     const std::int64_t now_ms = clock_ms();
     if (mark_ms > now_ms && mark_ms - now_ms > kMaxRaiseAheadMs)

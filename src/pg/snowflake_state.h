@@ -91,15 +91,13 @@ inline constexpr std::int64_t kMaxWaitMs = 1000;      // longest a call waits fo
 // Raises 25006 unless this transaction may write shared generator state.
 void require_writable(const char* what);
 
-// The clock the generators read (Unix ms; id_gen.test_clock_offset counts on a test server).
-[[nodiscard]] std::int64_t generator_clock_ms() noexcept;
-
 // How far ahead of the clock snowflake_raise_mark() may put a mark: a generator whose mark is
 // ahead of its clock issues at most max_run_ahead worth of IDs past it, then refuses until the
 // clock gets there, so a mark further ahead is refused (22003) rather than stopping it for days.
 inline constexpr std::int64_t kMaxRaiseAheadMs = 24LL * 3600 * 1000;
-// Raises 22003 when Unix ms `mark_ms` is more than kMaxRaiseAheadMs ahead of the generators'
-// clock; `id_text` is the ID it came from, `what` the generator (for the message).
+// Raises 22003 when Unix ms `mark_ms` is more than kMaxRaiseAheadMs ahead of the clock the
+// generators read (id_gen.test_clock_offset counts on a test server); `id_text` is the ID it came
+// from, `what` the generator (for the message).
 void require_mark_within_reach(std::int64_t mark_ms, const char* id_text, const char* what);
 
 // Raises the persisted high-water mark of `key` to at least Unix ms `mark_ms`: the time unit
