@@ -249,7 +249,7 @@ void check_indexes(const std::string& dsn) {
         }
     }
     for (const auto& p : kProbes) {
-        // Samples spread over the table (and the extremes): every 100th value.
+        // Samples spread over the table, the smallest included: every 100th value.
         const auto samples = tx.exec("SELECT v::text FROM (SELECT " + p.column + " AS v, row_number() OVER (ORDER BY " +
                                      p.column + ") AS n FROM " + p.table + " WHERE " + p.column +
                                      " IS NOT NULL) s WHERE n % 100 = 1 ORDER BY v");
