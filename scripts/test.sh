@@ -3,7 +3,7 @@
 # line "N passed, N failed". Exit status 0 only when nothing failed.
 #   FUZZ_SECONDS     seconds per fuzz target (default 15; run longer by hand)
 #   IDGEN_TEST_PORT  the first port of the test clusters (default 54329); they use it and the
-#                    next three
+#                    next three, and the cross-version layer base+20 to base+25
 set -uo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -28,6 +28,7 @@ if [ -n "$IDGEN_PG_VERSIONS" ]; then
   lines=("== package: $result")
   read -r total_p _ total_f _ <<<"$result"
   total_s=0
+  declare -A pg_config_of
   for v in $IDGEN_PG_VERSIONS; do
     echo "==== PostgreSQL $v"
     result="0 passed, 1 failed"
@@ -38,6 +39,7 @@ if [ -n "$IDGEN_PG_VERSIONS" ]; then
       pgc=$("$ROOT/scripts/pg_versions.sh" --pg-config "$v") || pgc=""
     fi
     if [ -n "$pgc" ]; then
+      pg_config_of[$v]=$pgc
       log=$(mktemp)
       IDGEN_PG_VERSIONS="" PG_CONFIG=$pgc "$ROOT/scripts/test.sh" 2>&1 | tee "$log"
       last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
@@ -54,6 +56,25 @@ if [ -n "$IDGEN_PG_VERSIONS" ]; then
     total_f=$((total_f + f))
     total_s=$((total_s + ${s:-0}))
   done
+  # Cross-version layer (scripts/crossver.sh): a dump of 15 restored on each newer server, and
+  # pg_upgrade from 15 to each, once every server has this build installed by its run above.
+  cross=()
+  for v in $IDGEN_PG_VERSIONS; do
+    if [ "$v" -gt 15 ] && [ -n "${pg_config_of[$v]:-}" ]; then cross+=("$v=${pg_config_of[$v]}"); fi
+  done
+  if [ -n "${pg_config_of[15]:-}" ] && [ ${#cross[@]} -gt 0 ]; then
+    echo "==== PostgreSQL cross-version: 15 -> ${cross[*]%%=*}"
+    result="0 passed, 1 failed"
+    log=$(mktemp)
+    "$ROOT/scripts/crossver.sh" "15=${pg_config_of[15]}" "${cross[@]}" 2>&1 | tee "$log"
+    last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+    [ -n "$last" ] && result=$last
+    rm -f "$log"
+    lines+=("== PostgreSQL cross-version: $result")
+    read -r p _ f _ <<<"$result"
+    total_p=$((total_p + p))
+    total_f=$((total_f + f))
+  fi
   printf '%s\n' "${lines[@]}"
   echo "$total_s skipped"
   echo "$total_p passed, $total_f failed"

@@ -316,17 +316,14 @@ IDGEN_FUNCTION(shard_id_lower) { return shard_id_bound(fcinfo, failure, false); 
 
 IDGEN_FUNCTION(shard_id_upper) { return shard_id_bound(fcinfo, failure, true); }
 
-// shard_id_time(id bigint): the ms time with the epoch of the ID's shard from the registry, NULL
-// when that shard is not registered here. An index scan of the registry found as next_id() finds
-// it (find_registry()), so a superuser calling it never reads a table a lesser role named so.
-IDGEN_FUNCTION(shard_id_time_registered) {
-    bool bad = false;
-    const std::int64_t id = shard_arg(fcinfo, failure, bad);
-    if (bad) return 0;
-    const int32 shard = static_cast<int32>(idgen::snowflake_unpack(idgen::instagram_layout(0), id).node);
+namespace {
+
+// The epoch of shard number `shard` in this database's registry; false when it is not registered.
+// An index scan of the registry found as next_id() finds it (find_registry()), so a superuser
+// calling it never reads a table a lesser role named so.
+bool registered_epoch(int32 shard, TimestampTz& epoch) {
     const Registry reg = find_registry();
     bool found = false;
-    TimestampTz epoch = 0;
     ScanKeyData key[1];
     ScanKeyInit(&key[0], reg.shard, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(shard));
     Relation rel = table_open(reg.relid, AccessShareLock);
@@ -342,7 +339,20 @@ IDGEN_FUNCTION(shard_id_time_registered) {
     }
     systable_endscan(scan);
     table_close(rel, AccessShareLock);
-    if (!found) PG_RETURN_NULL();
+    return found;
+}
+
+}  // namespace
+
+// shard_id_time(id bigint): the ms time with the epoch of the ID's shard from the registry, NULL
+// when that shard is not registered here.
+IDGEN_FUNCTION(shard_id_time_registered) {
+    bool bad = false;
+    const std::int64_t id = shard_arg(fcinfo, failure, bad);
+    if (bad) return 0;
+    const int32 shard = static_cast<int32>(idgen::snowflake_unpack(idgen::instagram_layout(0), id).node);
+    TimestampTz epoch = 0;
+    if (!registered_epoch(shard, epoch)) PG_RETURN_NULL();
     // The registry's CHECK keeps epochs finite; 2^41 ms after one can pass timestamptz's last day.
     if (TIMESTAMP_NOT_FINITE(epoch))
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a shard epoch must be a finite time")));
@@ -361,4 +371,35 @@ Datum shard_registry_changed(PG_FUNCTION_ARGS) {
     CacheInvalidateRelcacheByRelid(RelationGetRelid(reinterpret_cast<TriggerData*>(fcinfo->context)->tg_relation));
     return PointerGetDatum(nullptr);
 }
+}
+
+// shard_raise_mark(shard, above): every ID the shard's next_id() issues in this database from now
+// on is greater than `above` (its time field, read with the shard's epoch, counts as used up). For
+// IDs issued by another server, or by this data directory's earlier life, that may lie ahead of
+// this server's clock. Returns the mark in force.
+IDGEN_FUNCTION(shard_raise_mark) {
+    const int32 shard = PG_GETARG_INT32(0);
+    const std::int64_t above = PG_GETARG_INT64(1);
+    char shown[32];
+    snprintf(shown, sizeof shown, "%lld", static_cast<long long>(above));
+    if (above < 1) return failure.fail(idgen::Error::kOutOfRange, kShardType, shown);
+    TimestampTz epoch = 0;
+    if (!registered_epoch(shard, epoch))
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("shard %d is not registered in this database", shard),
+                        errhint("See shard_registry; register a shard with create_shard().")));
+    idgen::pg::require_writable("shard_raise_mark()");
+    // The same conversion as next_id() (floor to the ms): the key and layout it issues with.
+    const std::int64_t epoch_ms = idgen::pg::timestamptz_to_unix_ms(epoch);
+    const idgen::SnowflakeLayout l = idgen::instagram_layout(epoch_ms);
+    const std::int64_t mark_ms = idgen::snowflake_time_ms(l, above);
+    idgen::pg::require_mark_within_reach(mark_ms, shown, "the shard's next_id()");
+    const idgen::pg::StateKey key{static_cast<std::uint8_t>(idgen::LayoutKind::kInstagram),
+                                  static_cast<std::uint32_t>(MyDatabaseId), shard, epoch_ms};
+    const char* detail = "";
+    auto mark = idgen::pg::snowflake_raise_mark(key, l, mark_ms, detail);
+    if (!mark) return failure.fail(mark.error(), kShardType, detail);
+    if (!idgen::pg::unix_ms_fits_timestamptz(*mark))
+        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
+    PG_RETURN_TIMESTAMPTZ(idgen::pg::unix_ms_to_timestamptz(*mark));
 }

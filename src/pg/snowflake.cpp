@@ -210,3 +210,26 @@ IDGEN_FUNCTION(gen_snowflake) {
 IDGEN_FUNCTION(snowflake_state_storage) {
     PG_RETURN_TEXT_P(cstring_to_text(idgen::pg::snowflake_state_storage_name()));
 }
+
+// snowflake_raise_mark(above, layout): every ID gen_snowflake(layout) issues on this server from
+// now on is greater than `above` (a node generator's IDs: the layout's time field of `above`
+// counts as used up). For IDs issued by another server, or by this data directory's earlier life,
+// that may lie ahead of this server's clock. Returns the mark in force.
+IDGEN_FUNCTION(snowflake_raise_mark) {
+    const std::int64_t above = PG_GETARG_INT64(0);
+    const SnowflakeLayout l = named_layout_arg(fcinfo, 1);
+    if (l.kind == idgen::LayoutKind::kInstagram)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("snowflake_raise_mark() does not apply to the instagram layout"),
+                        errhint("Instagram-style IDs come from shards: use shard_raise_mark(shard, id).")));
+    idgen::pg::require_writable("snowflake_raise_mark()");
+    char shown[32];
+    idgen::snowflake_format(above, shown);
+    const std::int64_t mark_ms = idgen::snowflake_time_ms(l, above);
+    idgen::pg::require_mark_within_reach(mark_ms, shown, "gen_snowflake()");
+    const idgen::pg::StateKey key{static_cast<std::uint8_t>(l.kind), 0, 0, l.epoch_ms};
+    const char* detail = "";
+    auto mark = idgen::pg::snowflake_raise_mark(key, l, mark_ms, detail);
+    if (!mark) return failure.fail(mark.error(), kType, detail);
+    PG_RETURN_TIMESTAMPTZ(ms_to_timestamptz_checked(*mark));
+}

@@ -556,4 +556,112 @@ Result<std::int64_t> snowflake_issue(const StateKey& key, const SnowflakeLayout&
     }
 }
 
+void require_mark_within_reach(std::int64_t mark_ms, const char* id_text, const char* what) {
+    const std::int64_t now_ms = clock_ms();
+    if (mark_ms > now_ms && mark_ms - now_ms > kMaxRaiseAheadMs)
+        ereport(ERROR,
+                (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                 errmsg("ID %s is %lld s ahead of the clock, more than a day", id_text,
+                        static_cast<long long>((mark_ms - now_ms) / 1000)),
+                 errdetail("Past the raised mark, %s would issue at most id_gen.max_run_ahead worth of IDs and then "
+                           "refuse until the clock reaches it.",
+                           what),
+                 errhint("Check the ID and the clocks. IDs of a server whose clock was that far ahead cannot be "
+                         "continued here: give this server another id_gen.node_id (shards: other shard numbers).")));
+}
+
+namespace {
+
+// Under the key's file lock: raises the record's mark to `want` unless it already covers it.
+// `mark` is the mark in force afterwards; `raised` says whether it moved (then the live state,
+// wherever it is kept, must restart from it). A record written by another server or timeline (a
+// pg_idgen/ copied from an old cluster) stands for at least the clock plus the horizon, as in
+// restored_state(). Raises only while waiting for the lock.
+bool raise_in_file(const StateKey& k, const SnowflakeLayout& l, std::int64_t want, std::int64_t now_ms,
+                   std::int64_t& mark, bool& raised, StateError& err) {
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        LockedState f;
+        if (!state_open_locked(k, now_ms, horizon_ms(l), f, err)) return false;
+        // Locked from here: nothing raises.
+        StateRecord r = f.rec;
+        std::int64_t have = snowflake_mark_for_epoch(r.reserved_ms, r.epoch_ms, k.epoch_ms);
+        if (r.sysid != current_sysid() || r.timeline != current_timeline()) {
+            std::int64_t h = INT64_MAX;
+            (void)__builtin_add_overflow(now_ms, horizon_ms(l), &h);
+            if (h > have) have = h;
+        }
+        raised = want > have;
+        mark = raised ? want : have;
+        bool ok = true;
+        if (raised) {
+            // Only the mark counts from now on (boot = 0): every backend restarts from it.
+            r.reserved_ms = want;
+            r.epoch_ms = k.epoch_ms;
+            r.boot = 0;
+            ok = state_write(f, r, true, err);
+        }
+        const bool current = state_still_current(f);
+        state_unlock(f);
+        if (!ok) return false;
+        if (current) return true;
+        // The file was replaced meanwhile: raise the one its path names now.
+        state_forget(k);
+    }
+    err.code = Error::kStateIoError;
+    err.detail = "the generator state file kept being replaced while its mark was raised";
+    return false;
+}
+
+}  // namespace
+
+Result<std::int64_t> snowflake_raise_mark(const StateKey& key, const SnowflakeLayout& layout, std::int64_t mark_ms,
+                                          const char*& detail) {
+    detail = "";
+    attach_dsm_if_available();
+    StateError err;
+    std::int64_t mark = 0;
+    bool raised = false;
+    const std::int64_t now_ms = clock_ms();
+    if (g_shared != nullptr) {
+        // Under the LWLock that serializes the slots' file I/O: no backend loads or extends this
+        // key's slot while its file changes. A raised mark unloads the slot, so the next call
+        // reloads it from the file, as the first call after a restart does.
+        if (!acquire_io_lock(err)) {
+            detail = err.detail;
+            return err.code;
+        }
+        const bool ok = raise_in_file(key, layout, mark_ms, now_ms, mark, raised, err);
+        if (ok && raised) {
+            SpinLockAcquire(&g_shared->mutex);
+            Slot* s = find_slot(key);
+            if (s != nullptr) s->loaded = false;
+            SpinLockRelease(&g_shared->mutex);
+        }
+        LWLockRelease(g_lock);
+        if (!ok) {
+            detail = err.detail;
+            return err.code;
+        }
+        return mark;
+    }
+    if (!raise_in_file(key, layout, mark_ms, now_ms, mark, raised, err)) {
+        detail = err.detail;
+        return err.code;
+    }
+    if (raised) {
+        // Other backends may hold leases taken before the raise, of the clock's current unit; a
+        // lease serves only while the clock stays in the unit it was taken in. Once the clock has
+        // left this unit, every such lease is stale, so no ID below the mark follows this call.
+        const auto unit_of = [&layout](std::int64_t ms) {
+            return ms >= layout.epoch_ms ? (ms - layout.epoch_ms) / layout.unit_ms : -1;
+        };
+        const std::int64_t unit = unit_of(clock_ms());
+        for (int i = 0; i < 1000 && unit_of(clock_ms()) <= unit; ++i) {
+            pg_usleep(500L);
+            CHECK_FOR_INTERRUPTS();
+        }
+    }
+    return mark;
+}
+
 }  // namespace idgen::pg

@@ -45,6 +45,11 @@
 //     a key takes over the 0.1.0 record's mark, under 0.1.0's own lock, and replaces it with a
 //     record that leaves 0.1.0 code nothing to issue (legacy_poison), so a backend still running
 //     the old library refuses instead of repeating IDs.
+//  6. A mark raised by hand (snowflake_raise_mark: IDs made elsewhere, restored here) is written and
+//     fsync'd under the key's locks like any other, and the live state restarts from it as after a
+//     restart (shared memory: the slot is unloaded, so the next call reloads it; files: boot = 0).
+//     Without shared memory the call returns only once the clock has left the time unit it was
+//     made in, so no lease taken before it serves after it.
 // Not covered: two servers with the same node number (a copied data directory that keeps its
 // system identifier and timeline), which is a configuration error the server cannot see.
 #pragma once
@@ -86,5 +91,24 @@ inline constexpr std::int64_t kMaxWaitMs = 1000;      // longest a call waits fo
 
 // Raises 25006 unless this transaction may write shared generator state.
 void require_writable(const char* what);
+
+// How far ahead of the clock snowflake_raise_mark() may put a mark: a generator whose mark is
+// ahead of its clock issues at most max_run_ahead worth of IDs past it, then refuses until the
+// clock gets there, so a mark further ahead is refused (22003) rather than stopping it for days.
+inline constexpr std::int64_t kMaxRaiseAheadMs = 24LL * 3600 * 1000;
+// Raises 22003 when Unix ms `mark_ms` is more than kMaxRaiseAheadMs ahead of the clock the
+// generators read (id_gen.test_clock_offset counts on a test server); `id_text` is the ID it came
+// from, `what` the generator (for the message).
+void require_mark_within_reach(std::int64_t mark_ms, const char* id_text, const char* what);
+
+// Raises the persisted high-water mark of `key` to at least Unix ms `mark_ms`: the time unit
+// containing it counts as used up, so every ID the generator issues once this returns is in a
+// later unit (above every ID of that unit, whatever its node or shard field). The generator's live
+// state restarts from the mark, as after a restart. A mark that is already at least `mark_ms` is
+// left alone. Returns the mark in force. For data carried to another server (a dump, pg_upgrade
+// without the old pg_idgen/): its IDs may lie ahead of this server's clock. May raise only while
+// waiting for a lock, like snowflake_issue().
+[[nodiscard]] Result<std::int64_t> snowflake_raise_mark(const StateKey& key, const SnowflakeLayout& layout,
+                                                        std::int64_t mark_ms, const char*& detail);
 
 }  // namespace idgen::pg

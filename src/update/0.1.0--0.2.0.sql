@@ -14,6 +14,8 @@
 
 \ir ../sql/70_surface_0_2.sql
 
+\ir ../sql/75_generator_marks.sql
+
 \ir ../sql/80_input_check.sql
 \ir ../sql/82_correlation.sql
 

@@ -1,0 +1,19 @@
+-------------------------------------------------------------------------------
+-- Raising a generator's high-water mark above IDs it did not issue here (added in 0.2.0; shared
+-- with the upgrade script, hence CREATE OR REPLACE). After a dump is restored on another server,
+-- or after pg_upgrade when the old data directory's pg_idgen/ was not copied, the generators start
+-- at this server's clock, which may be behind IDs the old server issued (its clock was ahead):
+--   SELECT snowflake_raise_mark(max(id)) FROM orders;
+--   SELECT shard_raise_mark(5, max(id)) FROM shard_5.photos;
+-- Superuser only by default: the mark is shared by every database of the server (node layouts)
+-- and never moves back.
+-------------------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION snowflake_raise_mark(above snowflake, layout text DEFAULT 'twitter') RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'snowflake_raise_mark' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION snowflake_raise_mark(snowflake, text) IS 'makes gen_snowflake(layout) issue only IDs greater than the given one from now on; returns the high-water mark';
+REVOKE ALL ON FUNCTION snowflake_raise_mark(snowflake, text) FROM PUBLIC;
+
+CREATE OR REPLACE FUNCTION shard_raise_mark(shard int4, above bigint) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'shard_raise_mark' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION shard_raise_mark(int4, bigint) IS 'makes the shard''s next_id() issue only IDs greater than the given one from now on; returns the high-water mark';
+REVOKE ALL ON FUNCTION shard_raise_mark(int4, bigint) FROM PUBLIC;
