@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The C++ library as an application gets it: configured without the tests, built, installed into a
+# temporary prefix, then used by a small program built with find_package(id_gen) and with
+# pkg-config, from the installed tree and from a copy moved elsewhere, and the example program built
+# against it on its own. One line "ok - ..." or "not ok - ..." per check (scripts/test.sh counts them).
+#   test/package/run.sh WORKDIR
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+W=${1:?usage: run.sh WORKDIR}
+JOBS=$(nproc 2>/dev/null || echo 2)
+VERSION=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$ROOT/id_gen.control")
+mkdir -p "$W"
+log="$W/package.log"
+: >"$log"
+
+check() { # check NAME COMMAND...: runs the command (output to the log), prints ok / not ok
+  local name=$1
+  shift
+  echo "---- $name: $*" >>"$log"
+  if "$@" >>"$log" 2>&1; then
+    echo "ok - $name"
+  else
+    echo "not ok - $name"
+    tail -25 "$log" | sed 's/^/    /'
+  fi
+}
+
+install_library() {
+  cmake -S "$ROOT" -B "$W/build" -DIDGEN_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$W/prefix" \
+    && cmake --build "$W/build" -j"$JOBS" && cmake --install "$W/build" || return 1
+  local f
+  for f in include/id_gen/id_gen.hpp include/id_gen/error.hpp include/id_gen/ids.hpp include/id_gen/generators.hpp \
+           include/id_gen/pqxx.hpp include/id_gen/version.hpp lib/libid_gen.a lib/pkgconfig/id_gen.pc \
+           lib/cmake/id_gen/id_genConfig.cmake lib/cmake/id_gen/id_genConfigVersion.cmake lib/cmake/id_gen/id_genTargets.cmake; do
+    [ -f "$W/prefix/$f" ] || { echo "missing $f"; return 1; }
+  done
+  # The public headers stand alone: nothing of src/ is installed or included.
+  if grep -rn '#include "core/\|#include <core/' "$W/prefix/include/id_gen"; then echo "a public header includes the core"; return 1; fi
+  grep -q "ID_GEN_VERSION_STRING \"$VERSION\"" "$W/prefix/include/id_gen/version.hpp"
+}
+
+cmake_consumer() { # cmake_consumer PREFIX BUILDDIR [VERSION]
+  rm -rf "$2"
+  cmake -S "$ROOT/test/package/consumer" -B "$2" -DCMAKE_PREFIX_PATH="$1" -DCONSUMER_WANT="${3:-}" \
+    && cmake --build "$2" && "$2/consumer" | tee /dev/stderr | grep -q "^consumer $VERSION .* ok$"
+}
+
+refuses_other_minor() {
+  # 0.x: a request for another minor version (or a later one) must not be satisfied.
+  local other
+  other=$(echo "$VERSION" | awk -F. '{print $1 "." $2 + 1}')
+  rm -rf "$W/c-other"
+  if cmake -S "$ROOT/test/package/consumer" -B "$W/c-other" -DCMAKE_PREFIX_PATH="$W/prefix" -DCONSUMER_WANT="$other"; then
+    echo "find_package(id_gen $other) was satisfied by $VERSION"
+    return 1
+  fi
+}
+
+pkgconfig_consumer() { # pkgconfig_consumer PREFIX OUT
+  local pc="$1/lib/pkgconfig"
+  [ "$(PKG_CONFIG_PATH=$pc pkg-config --modversion id_gen)" = "$VERSION" ] || return 1
+  # shellcheck disable=SC2046
+  c++ -std=c++17 -O1 "$ROOT/test/package/consumer/main.cpp" -o "$2" $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs id_gen) \
+    && "$2" | tee /dev/stderr | grep -q "^consumer $VERSION .* ok$"
+}
+
+moved_tree() {
+  rm -rf "$W/moved"
+  cp -a "$W/prefix" "$W/moved" || return 1
+  pkgconfig_consumer "$W/moved" "$W/consumer-moved" && cmake_consumer "$W/moved" "$W/c-moved"
+}
+
+example_builds() {
+  rm -rf "$W/example"
+  cmake -S "$ROOT/examples/order_retry" -B "$W/example" -DCMAKE_PREFIX_PATH="$W/prefix" \
+    && cmake --build "$W/example" -j"$JOBS" && [ -x "$W/example/order_retry" ]
+}
+
+check "install the library alone into a prefix (no test dependencies)" install_library
+check "find_package(id_gen $VERSION) + id_gen::id_gen" cmake_consumer "$W/prefix" "$W/c-cmake" "$VERSION"
+check "find_package(id_gen) refuses a request for another minor version" refuses_other_minor
+check "pkg-config id_gen" pkgconfig_consumer "$W/prefix" "$W/consumer-pc"
+check "the installed tree moved elsewhere: pkg-config and find_package" moved_tree
+check "examples/order_retry builds on its own against the installed library" example_builds
