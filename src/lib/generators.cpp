@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -171,8 +172,9 @@ std::uint32_t SnowflakeGenerator::node() const noexcept { return s_->node; }
 const SnowflakeLayout& SnowflakeGenerator::layout() const noexcept { return s_->layout; }
 
 Snowflake SnowflakeGenerator::next() {
-    // The wait budget is real time (a steady clock), whatever clock the generator reads.
-    const auto started = std::chrono::steady_clock::now();
+    // The wait budget is real time (a steady clock), whatever clock the generator reads; it starts
+    // at the first wait (the clock is not read on the fast path).
+    std::optional<std::chrono::steady_clock::time_point> started;
     for (;;) {
         std::int64_t now_ms, wait_until_ms;
         {
@@ -197,7 +199,9 @@ Snowflake SnowflakeGenerator::next() {
             if (step->kind == idgen::StepKind::kIssued) return Snowflake(step->id);
             wait_until_ms = step->ms;  // kWait (kReserve cannot happen: nothing is persisted)
         }
-        const auto waited = std::chrono::steady_clock::now() - started;
+        const auto now = std::chrono::steady_clock::now();
+        if (!started) started = now;
+        const auto waited = now - *started;
         const auto budget = std::chrono::milliseconds(s_->max_wait_ms) - waited;
         if (budget <= std::chrono::milliseconds::zero())
             detail::throw_error(errc::capacity_exceeded,
