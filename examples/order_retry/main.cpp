@@ -8,8 +8,9 @@
 // dropped on the way back (a relay between the example and the server loses it), so the client
 // cannot tell whether the order exists. Attempt 2 sends the same request with the same key over a
 // new connection: idempotency_begin() answers "replay" with the stored response, and nothing is
-// inserted twice. The program checks that the table holds exactly one order with the ID it
-// assigned, and exits 0 only then.
+// inserted twice. A plain retry of the INSERT, without the key, fails on the order's primary key.
+// The program checks that the table holds exactly one order with the ID it assigned, and exits 0
+// only then.
 //
 // Needs a database with the id_gen extension (0.2.0, with idempotency_begin()) and the right to
 // create a schema. Exit status: 0 one order, 1 anything else, 2 no idempotency store on the server.
@@ -122,10 +123,24 @@ int main(int argc, char** argv) {
         std::cout << "attempt 2: state " << second.state << " (attempts seen: " << second.attempts << "), order "
                   << second.order_id << "\n";
 
+        // Without the key, the application's own ID still stops a second order: a plain retry of the
+        // INSERT carries the same primary key.
+        bool duplicate_refused = false;
+        try {
+            pqxx::work tx(retry);
+            tx.exec_params("INSERT INTO order_retry.orders (id, customer, total) VALUES ($1, 'c-1842', 19.90)",
+                           req.order_id);
+            tx.commit();
+        } catch (const pqxx::unique_violation&) {
+            duplicate_refused = true;
+            std::cout << "a plain retry of the INSERT: unique_violation on the order's ID, no second order\n";
+        }
+
         pqxx::work tx(retry);
         const int rows = tx.exec_params1("SELECT count(*) FROM order_retry.orders WHERE id = $1", req.order_id)[0].as<int>();
         std::cout << "orders with id " << req.order_id << ": " << rows << "\n";
-        const bool ok = !answered && first.state == "new" && second.state == "replay" && second.order_id == req.order_id && rows == 1;
+        const bool ok = !answered && first.state == "new" && second.state == "replay" &&
+                        second.order_id == req.order_id && duplicate_refused && rows == 1;
         std::cout << (ok ? "exactly one order: the retry was answered from the stored response\n"
                          : "FAILED: expected a replay and exactly one order\n");
         return ok ? 0 : 1;

@@ -2,7 +2,7 @@
 # The C++ library as an application gets it: configured without the tests, built, installed into a
 # temporary prefix, then used by a small program built with find_package(id_gen) and with
 # pkg-config, from the installed tree and from a copy moved elsewhere, and the example program built
-# against it on its own. One line "ok - ..." or "not ok - ..." per check (scripts/test.sh counts them).
+# against it on its own, and the README's C++ blocks compiled against it. One line "ok - ..." or "not ok - ..." per check (scripts/test.sh counts them).
 #   test/package/run.sh WORKDIR
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -26,8 +26,12 @@ check() { # check NAME COMMAND...: runs the command (output to the log), prints 
 }
 
 install_library() {
-  cmake -S "$ROOT" -B "$W/build" -DIDGEN_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$W/prefix" \
-    && cmake --build "$W/build" -j"$JOBS" && cmake --install "$W/build" || return 1
+  # As the README says, with nothing but a compiler and CMake: GoogleTest, pkg-config (so libpqxx
+  # and libpq) and PostgreSQL cannot be found here.
+  PKG_CONFIG_LIBDIR=/nonexistent PG_CONFIG=/nonexistent \
+    cmake -S "$ROOT" -B "$W/build" -DIDGEN_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON -DCMAKE_DISABLE_FIND_PACKAGE_libpqxx=ON \
+    && cmake --build "$W/build" -j"$JOBS" && cmake --install "$W/build" --prefix "$W/prefix" || return 1
   local f
   for f in include/id_gen/id_gen.hpp include/id_gen/error.hpp include/id_gen/ids.hpp include/id_gen/generators.hpp \
            include/id_gen/pqxx.hpp include/id_gen/version.hpp lib/libid_gen.a lib/pkgconfig/id_gen.pc \
@@ -46,14 +50,15 @@ cmake_consumer() { # cmake_consumer PREFIX BUILDDIR [VERSION]
 }
 
 refuses_other_minor() {
-  # 0.x: a request for another minor version (or a later one) must not be satisfied.
+  # 0.x: a request for the minor version before or after this one must not be satisfied.
   local other
-  other=$(echo "$VERSION" | awk -F. '{print $1 "." $2 + 1}')
-  rm -rf "$W/c-other"
-  if cmake -S "$ROOT/test/package/consumer" -B "$W/c-other" -DCMAKE_PREFIX_PATH="$W/prefix" -DCONSUMER_WANT="$other"; then
-    echo "find_package(id_gen $other) was satisfied by $VERSION"
-    return 1
-  fi
+  for other in $(echo "$VERSION" | awk -F. '{ if ($2 > 0) print $1 "." $2 - 1; print $1 "." $2 + 1 }'); do
+    rm -rf "$W/c-other"
+    if cmake -S "$ROOT/test/package/consumer" -B "$W/c-other" -DCMAKE_PREFIX_PATH="$W/prefix" -DCONSUMER_WANT="$other"; then
+      echo "find_package(id_gen $other) was satisfied by $VERSION"
+      return 1
+    fi
+  done
 }
 
 pkgconfig_consumer() { # pkgconfig_consumer PREFIX OUT
@@ -70,6 +75,32 @@ moved_tree() {
   pkgconfig_consumer "$W/moved" "$W/consumer-moved" && cmake_consumer "$W/moved" "$W/c-moved"
 }
 
+# Every ```cpp block of the README's C++ library section compiles against the installed headers
+# (with libpqxx): each becomes the body of a function with `conn` (a pqxx::connection) in scope;
+# its #include lines go to the top.
+readme_blocks_compile() {
+  local src="$W/readme_blocks.cpp" n
+  awk '
+    /^## / { in_section = ($0 == "## The C++ library") }
+    in_section && /^```cpp$/ { in_block = 1; n++; body = ""; next }
+    in_section && in_block && /^```$/ {
+      in_block = 0
+      printf "void readme_block_%d(pqxx::connection& conn) {\n%s}\n", n, body
+      next
+    }
+    in_section && in_block && /^#include/ { includes = includes $0 "\n"; next }
+    in_section && in_block { body = body $0 "\n" }
+    END { printf "// %d blocks\n", n; printf "%s", includes > "/dev/stderr" }
+  ' "$ROOT/README.md" >"$src.body" 2>"$src.includes" || return 1
+  n=$(sed -n 's|^// \([0-9]*\) blocks$|\1|p' "$src.body")
+  [ "${n:-0}" -gt 0 ] || { echo "no cpp block in the README's C++ library section"; return 1; }
+  { echo '#include <pqxx/pqxx>'; echo '#include <id_gen/id_gen.hpp>'; echo '#include <id_gen/pqxx.hpp>'
+    echo '#include <iostream>'; echo '#include <string>'; sort -u "$src.includes"; cat "$src.body"; } >"$src"
+  # shellcheck disable=SC2046
+  c++ -std=c++17 -Wall -Werror -Wno-unused-variable -Wno-unused-but-set-variable -fsyntax-only "$src" \
+    $(PKG_CONFIG_PATH="$W/prefix/lib/pkgconfig" pkg-config --cflags id_gen libpqxx)
+}
+
 example_builds() {
   rm -rf "$W/example"
   cmake -S "$ROOT/examples/order_retry" -B "$W/example" -DCMAKE_PREFIX_PATH="$W/prefix" \
@@ -78,7 +109,8 @@ example_builds() {
 
 check "install the library alone into a prefix (no test dependencies)" install_library
 check "find_package(id_gen $VERSION) + id_gen::id_gen" cmake_consumer "$W/prefix" "$W/c-cmake" "$VERSION"
-check "find_package(id_gen) refuses a request for another minor version" refuses_other_minor
+check "find_package(id_gen) refuses the minor versions before and after" refuses_other_minor
 check "pkg-config id_gen" pkgconfig_consumer "$W/prefix" "$W/consumer-pc"
 check "the installed tree moved elsewhere: pkg-config and find_package" moved_tree
 check "examples/order_retry builds on its own against the installed library" example_builds
+check "the README's C++ blocks compile against the installed headers" readme_blocks_compile
