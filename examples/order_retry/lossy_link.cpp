@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 
 namespace {
@@ -44,8 +45,8 @@ bool write_all(int fd, const char* buf, std::size_t n) {
 }  // namespace
 
 LossyLink::LossyLink(std::string host, std::string port) : host_(std::move(host)), port_(std::move(port)) {
-    char tmpl[] = "/tmp/order_retry.XXXXXX";
-    if (mkdtemp(tmpl) == nullptr) throw std::runtime_error("lossy link: mkdtemp failed");
+    std::string tmpl = (std::filesystem::temp_directory_path() / "order_retry.XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("lossy link: mkdtemp failed in " + tmpl);
     dir_ = tmpl;
     path_ = dir_ + "/.s.PGSQL." + port_;
     listen_fd_ = unix_socket_at(path_, true);

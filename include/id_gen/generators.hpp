@@ -12,7 +12,8 @@
 //     bytes are erased from the block as they are handed out.
 //   * After fork(), a ULID or UUIDv7 generator in the child drops its random block and (ULID) its
 //     last ID, so parent and child never issue the same ID. A snowflake generator refuses in the
-//     child (errc::forked): parent and child would share the node number.
+//     child (errc::forked): parent and child would share the node number. As with any mutex, a
+//     generator that another thread was using at the moment of fork() stays locked in the child.
 #pragma once
 
 #include <chrono>

@@ -103,9 +103,12 @@ TEST(LibPqxx, Uuidv7RoundTripAndTimesAgree) {
         ids.push_back(gen.next());
         tx.exec_params("INSERT INTO t VALUES ($1)", ids.back());
     }
+    // uuid_time is id_gen's; so is uuid_extract_timestamp in the extension's schema, with PostgreSQL
+    // 18's semantics (unqualified, PostgreSQL 17 resolves it to core's, which reads version 1 only).
     const auto r = tx.exec(
-        "SELECT id, uuid_extract_version(id), (extract(epoch FROM uuid_extract_timestamp(id)) * 1000000)::bigint, "
-        "(extract(epoch FROM uuidv7_time_precise(id)) * 1000000)::bigint FROM t ORDER BY t.id");
+        "SELECT id, uuid_extract_version(id), (extract(epoch FROM uuid_time(id)) * 1000000)::bigint, "
+        "(extract(epoch FROM uuidv7_time_precise(id)) * 1000000)::bigint, "
+        "(extract(epoch FROM public.uuid_extract_timestamp(id)) * 1000000)::bigint FROM t ORDER BY t.id");
     ASSERT_EQ(r.size(), ids.size());
     for (std::size_t i = 0; i < r.size(); ++i) {
         const auto id = r[i][0].as<id_gen::Uuid>();
@@ -113,13 +116,14 @@ TEST(LibPqxx, Uuidv7RoundTripAndTimesAgree) {
         EXPECT_EQ(r[i][1].as<int>(), 7);
         EXPECT_EQ(r[i][2].as<std::int64_t>(), us_of(*id.time()));
         EXPECT_EQ(r[i][3].as<std::int64_t>(), us_of(*id.v7_time_precise()));
+        EXPECT_EQ(r[i][4].as<std::int64_t>(), us_of(*id.time()));
     }
     // The extension's UUIDv7 read by the library, and its v7 bounds.
     const auto g = tx.exec1("SELECT gen_uuidv7()")[0].as<id_gen::Uuid>();
     EXPECT_EQ(g.version(), 7);
     const auto s = tx.exec_params1(
         "SELECT (extract(epoch FROM uuidv7_time_precise($1)) * 1000000)::bigint, "
-        "(extract(epoch FROM uuid_extract_timestamp($1)) * 1000)::bigint",
+        "(extract(epoch FROM uuid_time($1)) * 1000)::bigint",
         g);
     EXPECT_EQ(s[0].as<std::int64_t>(), us_of(*g.v7_time_precise()));
     const id_gen::sys_milliseconds ms(std::chrono::milliseconds(s[1].as<std::int64_t>()));
