@@ -1,27 +1,39 @@
 #!/usr/bin/env bash
-# The C++ library as an application gets it: configured without the tests, built, installed into a
-# temporary prefix, then used by a small program built with find_package(id_gen) and with
-# pkg-config, from the installed tree and from a copy moved elsewhere, and the example program built
-# against it on its own, and the README's C++ blocks compiled against it. One line "ok - ..." or "not ok - ..." per check (scripts/test.sh counts them).
-#   test/package/run.sh WORKDIR
+# The C++ library as an application gets it (part of the package layer, test/package/run.sh):
+# configured without the tests, built and installed into a temporary prefix as the README says,
+# then used by a small program built with find_package(id_gen) and with pkg-config, from the
+# installed tree and from a copy moved elsewhere; the example program built against it on its own;
+# and the README's C++ blocks compiled against it. One TAP line ("ok N - ..." / "not ok N - ...")
+# per check; exit status 0 when all passed.
+#   test/package/library_test.sh [WORKDIR]      (default: a temporary directory, removed at exit)
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-W=${1:?usage: run.sh WORKDIR}
+if [ -n "${1:-}" ]; then
+  W=$1
+else
+  W=$(mktemp -d)
+  [ -n "${KEEP_WORK:-}" ] || trap 'rm -rf "$W"' EXIT
+fi
 JOBS=$(nproc 2>/dev/null || echo 2)
 VERSION=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$ROOT/id_gen.control")
+MAJOR_MINOR=${VERSION%.*}
 mkdir -p "$W"
 log="$W/package.log"
 : >"$log"
 
-check() { # check NAME COMMAND...: runs the command (output to the log), prints ok / not ok
+n=0
+failures=0
+check() { # check NAME COMMAND...: runs the command (output to the log), prints a TAP line
   local name=$1
   shift
+  n=$((n + 1))
   echo "---- $name: $*" >>"$log"
   if "$@" >>"$log" 2>&1; then
-    echo "ok - $name"
+    echo "ok $n - C++ library: $name"
   else
-    echo "not ok - $name"
-    tail -25 "$log" | sed 's/^/    /'
+    failures=$((failures + 1))
+    echo "not ok $n - C++ library: $name"
+    tail -25 "$log" | sed 's/^/#   /'
   fi
 }
 
@@ -108,9 +120,10 @@ example_builds() {
 }
 
 check "install the library alone into a prefix (no test dependencies)" install_library
-check "find_package(id_gen $VERSION) + id_gen::id_gen" cmake_consumer "$W/prefix" "$W/c-cmake" "$VERSION"
+check "find_package(id_gen $MAJOR_MINOR) + id_gen::id_gen" cmake_consumer "$W/prefix" "$W/c-cmake" "$MAJOR_MINOR"
 check "find_package(id_gen) refuses the minor versions before and after" refuses_other_minor
 check "pkg-config id_gen" pkgconfig_consumer "$W/prefix" "$W/consumer-pc"
 check "the installed tree moved elsewhere: pkg-config and find_package" moved_tree
 check "examples/order_retry builds on its own against the installed library" example_builds
 check "the README's C++ blocks compile against the installed headers" readme_blocks_compile
+[ "$failures" -eq 0 ]
