@@ -11,7 +11,9 @@
 //   id_gen::Snowflake    snowflake            decimal, 1 .. 2^63-1
 //   id_gen::Base36_64    base36_64            13 base36 characters, 0 .. 2^63-1
 //   id_gen::Base36_128   base36_128           25 base36 characters, any 128-bit value
-//   id_gen::PrefixedId   text (prefixed_*)    <prefix>_<25 base36 characters>
+//   id_gen::Base62_64    base62_64            11 base62 characters, 0 .. 2^63-1
+//   id_gen::Base62_128   base62_128           22 base62 characters, any 128-bit value
+//   id_gen::PrefixedId   text (prefixed_*)    <prefix>_<25 base36 or 22 base62 characters>
 #pragma once
 
 #include <array>
@@ -292,6 +294,60 @@ private:
     Bytes16 bytes_{};
 };
 
+// ---------------------------------------------------------------------------------------------
+// base62: 0-9A-Za-z in ASCII order, fixed width (11 characters for 64 bits, 22 for 128), so that
+// under a bytewise comparison (COLLATE "C") text order = numeric order. Input is strict: exactly
+// that many characters, case-sensitive ('a' and 'A' are different digits).
+
+// SQL base62_64: a non-negative bigint (0 .. 2^63-1) whose text is base62.
+class Base62_64 {
+public:
+    static constexpr std::size_t text_size = 11;
+
+    constexpr Base62_64() noexcept = default;
+    // errc::out_of_range for a negative value.
+    [[nodiscard]] static Base62_64 from_int(std::int64_t value);
+    [[nodiscard]] static Base62_64 parse(std::string_view text);
+    [[nodiscard]] static std::optional<Base62_64> try_parse(std::string_view text) noexcept;
+
+    [[nodiscard]] constexpr std::int64_t value() const noexcept { return value_; }
+    [[nodiscard]] std::string to_string() const;
+
+    friend constexpr bool operator==(Base62_64 a, Base62_64 b) noexcept { return a.value_ == b.value_; }
+    friend constexpr bool operator!=(Base62_64 a, Base62_64 b) noexcept { return a.value_ != b.value_; }
+    friend constexpr bool operator<(Base62_64 a, Base62_64 b) noexcept { return a.value_ < b.value_; }
+
+private:
+    constexpr explicit Base62_64(std::int64_t v) noexcept : value_(v) {}
+    std::int64_t value_ = 0;
+};
+
+// SQL base62_128: 16 bytes (a uuid's or a ulid's) whose text is base62.
+class Base62_128 {
+public:
+    static constexpr std::size_t text_size = 22;
+
+    constexpr Base62_128() noexcept = default;
+    constexpr explicit Base62_128(const Bytes16& bytes) noexcept : bytes_(bytes) {}
+    explicit Base62_128(const Uuid& id) noexcept : bytes_(id.bytes()) {}
+    explicit Base62_128(const Ulid& id) noexcept : bytes_(id.bytes()) {}
+
+    [[nodiscard]] static Base62_128 parse(std::string_view text);
+    [[nodiscard]] static std::optional<Base62_128> try_parse(std::string_view text) noexcept;
+
+    [[nodiscard]] std::string to_string() const;
+    [[nodiscard]] constexpr const Bytes16& bytes() const noexcept { return bytes_; }
+    [[nodiscard]] Uuid to_uuid() const noexcept { return Uuid(bytes_); }
+    [[nodiscard]] Ulid to_ulid() const noexcept { return Ulid(bytes_); }
+
+    friend bool operator==(const Base62_128& a, const Base62_128& b) noexcept { return a.bytes_ == b.bytes_; }
+    friend bool operator!=(const Base62_128& a, const Base62_128& b) noexcept { return a.bytes_ != b.bytes_; }
+    friend bool operator<(const Base62_128& a, const Base62_128& b) noexcept { return a.bytes_ < b.bytes_; }
+
+private:
+    Bytes16 bytes_{};
+};
+
 namespace base36 {
 // 13 characters for any 64-bit value (the SQL types stop at 2^63-1), 25 for 16 bytes.
 [[nodiscard]] std::string encode(std::uint64_t value);
@@ -301,6 +357,15 @@ namespace base36 {
 [[nodiscard]] Bytes16 decode128(std::string_view text);
 }  // namespace base36
 
+namespace base62 {
+// 11 characters for any 64-bit value (the SQL types stop at 2^63-1), 22 for 16 bytes.
+[[nodiscard]] std::string encode(std::uint64_t value);
+[[nodiscard]] std::string encode(const Bytes16& bytes);
+// Exactly 11 / 22 base62 digits: errc::invalid_syntax, or errc::out_of_range above 2^64-1 / 2^128-1.
+[[nodiscard]] std::uint64_t decode64(std::string_view text);
+[[nodiscard]] Bytes16 decode128(std::string_view text);
+}  // namespace base62
+
 // Crockford base32 as ULIDs use it: 16 bytes <-> 26 characters (0-9 A-H J K M N P-T V-Z).
 namespace crockford32 {
 [[nodiscard]] std::string encode(const Bytes16& bytes);
@@ -308,9 +373,12 @@ namespace crockford32 {
 }  // namespace crockford32
 
 // ---------------------------------------------------------------------------------------------
-// Prefixed typed IDs: `<prefix>_<25 base36 characters>` (acct_0b6ol7g0qk5tbhc8y8hbzs2sf). The
-// prefix is 1 to 16 lower-case ASCII letters and digits, starting with a letter; the body is the
-// 16-byte ID in base36 (SQL: prefixed_format, prefixed_parse, prefixed_split).
+// Prefixed typed IDs: `<prefix>_<body>` (acct_0b6ol7g0qk5tbhc8y8hbzs2sf). The prefix is 1 to 16
+// lower-case ASCII letters and digits, starting with a letter; the body is the 16-byte ID in
+// base36 (25 characters, the default) or base62 (22 characters), as the caller says, never guessed
+// from the length (SQL: prefixed_format, prefixed_parse, prefixed_split and their body argument).
+enum class PrefixedBody : std::uint8_t { base36, base62 };
+
 class PrefixedId {
 public:
     static constexpr std::size_t max_prefix_size = 16;
@@ -318,20 +386,25 @@ public:
 
     PrefixedId() noexcept = default;  // no prefix: to_string() throws errc::invalid_prefix
     // errc::invalid_prefix for a prefix that breaks the rule.
-    PrefixedId(std::string_view prefix, const Uuid& id);
+    PrefixedId(std::string_view prefix, const Uuid& id, PrefixedBody body = PrefixedBody::base36);
 
     [[nodiscard]] static bool valid_prefix(std::string_view prefix) noexcept;
     // Any prefix (SQL: prefixed_split): errc::invalid_syntax for another shape, errc::out_of_range
     // for a body above 2^128-1.
-    [[nodiscard]] static PrefixedId parse(std::string_view text);
-    [[nodiscard]] static std::optional<PrefixedId> try_parse(std::string_view text) noexcept;
+    [[nodiscard]] static PrefixedId parse(std::string_view text, PrefixedBody body = PrefixedBody::base36);
+    [[nodiscard]] static std::optional<PrefixedId> try_parse(std::string_view text,
+                                                             PrefixedBody body = PrefixedBody::base36) noexcept;
     // The prefix must be `expected` (SQL: prefixed_parse): errc::wrong_prefix naming both.
-    [[nodiscard]] static PrefixedId parse(std::string_view expected, std::string_view text);
+    [[nodiscard]] static PrefixedId parse(std::string_view expected, std::string_view text,
+                                          PrefixedBody body = PrefixedBody::base36);
 
     [[nodiscard]] std::string_view prefix() const noexcept { return {prefix_, prefix_len_}; }
     [[nodiscard]] const Uuid& id() const noexcept { return id_; }
+    // How to_string() writes the body (as given, or as parsed).
+    [[nodiscard]] PrefixedBody body() const noexcept { return body_; }
     [[nodiscard]] std::string to_string() const;
 
+    // The same prefix and ID, whichever body encoding writes it.
     friend bool operator==(const PrefixedId& a, const PrefixedId& b) noexcept {
         return a.prefix() == b.prefix() && a.id_ == b.id_;
     }
@@ -343,6 +416,7 @@ public:
 private:
     char prefix_[max_prefix_size] = {};
     std::uint8_t prefix_len_ = 0;
+    PrefixedBody body_ = PrefixedBody::base36;
     Uuid id_;
 };
 
@@ -352,6 +426,8 @@ std::ostream& operator<<(std::ostream& os, const Uuid& id);
 std::ostream& operator<<(std::ostream& os, Snowflake id);
 std::ostream& operator<<(std::ostream& os, Base36_64 id);
 std::ostream& operator<<(std::ostream& os, const Base36_128& id);
+std::ostream& operator<<(std::ostream& os, Base62_64 id);
+std::ostream& operator<<(std::ostream& os, const Base62_128& id);
 std::ostream& operator<<(std::ostream& os, const PrefixedId& id);
 
 namespace detail {

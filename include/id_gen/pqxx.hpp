@@ -72,6 +72,22 @@ struct text_form<Base36_128> {
     static Base36_128 read(std::string_view s) { return Base36_128::parse(s); }
 };
 template <>
+struct text_form<Base62_64> {
+    static constexpr const char* name = "id_gen::Base62_64";
+    static constexpr std::size_t max_size = Base62_64::text_size;
+    static std::string write(const Base62_64& v) { return v.to_string(); }
+    static Base62_64 read(std::string_view s) { return Base62_64::parse(s); }
+};
+template <>
+struct text_form<Base62_128> {
+    static constexpr const char* name = "id_gen::Base62_128";
+    static constexpr std::size_t max_size = Base62_128::text_size;
+    static std::string write(const Base62_128& v) { return v.to_string(); }
+    static Base62_128 read(std::string_view s) { return Base62_128::parse(s); }
+};
+// Written with its own body encoding; read as a base36 body (the default of SQL's prefixed_*
+// functions). For base62 bodies read the text and call PrefixedId::parse(text, PrefixedBody::base62).
+template <>
 struct text_form<PrefixedId> {
     static constexpr const char* name = "id_gen::PrefixedId";
     static constexpr std::size_t max_size = PrefixedId::max_text_size;
@@ -162,6 +178,8 @@ ID_GEN_PQXX_TRAITS(id_gen::Uuid)
 ID_GEN_PQXX_TRAITS(id_gen::Snowflake)
 ID_GEN_PQXX_TRAITS(id_gen::Base36_64)
 ID_GEN_PQXX_TRAITS(id_gen::Base36_128)
+ID_GEN_PQXX_TRAITS(id_gen::Base62_64)
+ID_GEN_PQXX_TRAITS(id_gen::Base62_128)
 ID_GEN_PQXX_TRAITS(id_gen::PrefixedId)
 }  // namespace pqxx
 

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "core/base36.h"
+#include "core/base62.h"
 #include "core/bytes.h"
 #include "core/entropy.h"
 #include "core/prefixed.h"
@@ -129,6 +130,8 @@ constexpr const char* kUuid = "uuid";
 constexpr const char* kSnowflake = "snowflake";
 constexpr const char* kBase36_64 = "base36_64";
 constexpr const char* kBase36_128 = "base36_128";
+constexpr const char* kBase62_64 = "base62_64";
+constexpr const char* kBase62_128 = "base62_128";
 constexpr const char* kPrefixed = "prefixed ID";
 
 }  // namespace
@@ -368,6 +371,72 @@ Bytes16 decode128(std::string_view text) {
 
 }  // namespace base36
 
+// ---- base62 --------------------------------------------------------------------------------
+
+Base62_64 Base62_64::from_int(std::int64_t value) {
+    if (value < 0) throw_core_error(idgen::Error::kOutOfRange, kBase62_64, std::to_string(value));
+    return Base62_64(value);
+}
+
+Base62_64 Base62_64::parse(std::string_view text) {
+    auto v = idgen::base62_decode64(text.data(), text.size());
+    if (!v) throw_core_error(v.error(), kBase62_64, text);
+    if (*v > static_cast<std::uint64_t>(INT64_MAX)) throw_core_error(idgen::Error::kOutOfRange, kBase62_64, text);
+    return Base62_64(static_cast<std::int64_t>(*v));
+}
+
+std::optional<Base62_64> Base62_64::try_parse(std::string_view text) noexcept {
+    auto v = idgen::base62_decode64(text.data(), text.size());
+    if (!v || *v > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
+    return Base62_64(static_cast<std::int64_t>(*v));
+}
+
+std::string Base62_64::to_string() const { return base62::encode(static_cast<std::uint64_t>(value_)); }
+
+Base62_128 Base62_128::parse(std::string_view text) {
+    auto v = value_or_throw(idgen::base62_decode128(text.data(), text.size()), kBase62_128, text);
+    Bytes16 b;
+    idgen::store_be128(b.data(), v);
+    return Base62_128(b);
+}
+
+std::optional<Base62_128> Base62_128::try_parse(std::string_view text) noexcept {
+    auto v = idgen::base62_decode128(text.data(), text.size());
+    if (!v) return std::nullopt;
+    Bytes16 b;
+    idgen::store_be128(b.data(), *v);
+    return Base62_128(b);
+}
+
+std::string Base62_128::to_string() const { return base62::encode(bytes_); }
+
+namespace base62 {
+
+std::string encode(std::uint64_t value) {
+    std::string s(idgen::kBase62Len64, '\0');
+    idgen::base62_encode64(value, s.data());
+    return s;
+}
+
+std::string encode(const Bytes16& bytes) {
+    std::string s(idgen::kBase62Len128, '\0');
+    idgen::base62_encode128(idgen::load_be128(bytes.data()), s.data());
+    return s;
+}
+
+std::uint64_t decode64(std::string_view text) {
+    return value_or_throw(idgen::base62_decode64(text.data(), text.size()), "base62", text);
+}
+
+Bytes16 decode128(std::string_view text) {
+    auto v = value_or_throw(idgen::base62_decode128(text.data(), text.size()), kBase62_128, text);
+    Bytes16 b;
+    idgen::store_be128(b.data(), v);
+    return b;
+}
+
+}  // namespace base62
+
 namespace crockford32 {
 
 std::string encode(const Bytes16& bytes) { return Ulid(bytes).to_string(); }
@@ -377,7 +446,13 @@ Bytes16 decode(std::string_view text) { return Ulid::parse(text).bytes(); }
 
 // ---- PrefixedId ----------------------------------------------------------------------------
 
-PrefixedId::PrefixedId(std::string_view prefix, const Uuid& id) : id_(id) {
+namespace {
+idgen::PrefixedBody core_body(PrefixedBody b) noexcept {
+    return b == PrefixedBody::base62 ? idgen::PrefixedBody::kBase62 : idgen::PrefixedBody::kBase36;
+}
+}  // namespace
+
+PrefixedId::PrefixedId(std::string_view prefix, const Uuid& id, PrefixedBody body) : body_(body), id_(id) {
     if (!idgen::prefix_valid(prefix.data(), prefix.size())) throw_core_error(idgen::Error::kInvalidPrefix, kPrefixed, prefix);
     std::memcpy(prefix_, prefix.data(), prefix.size());
     prefix_len_ = static_cast<std::uint8_t>(prefix.size());
@@ -386,28 +461,29 @@ PrefixedId::PrefixedId(std::string_view prefix, const Uuid& id) : id_(id) {
 bool PrefixedId::valid_prefix(std::string_view prefix) noexcept { return idgen::prefix_valid(prefix.data(), prefix.size()); }
 
 namespace {
-PrefixedId from_core(const idgen::PrefixedId& p) {
+PrefixedId from_core(const idgen::PrefixedId& p, PrefixedBody body) {
     Bytes16 b;
     std::memcpy(b.data(), p.id, 16);
-    return PrefixedId(std::string_view(p.prefix, p.prefix_len), Uuid(b));
+    return PrefixedId(std::string_view(p.prefix, p.prefix_len), Uuid(b), body);
 }
 }  // namespace
 
-PrefixedId PrefixedId::parse(std::string_view text) {
-    return from_core(value_or_throw(idgen::prefixed_parse(text.data(), text.size()), kPrefixed, text));
+PrefixedId PrefixedId::parse(std::string_view text, PrefixedBody body) {
+    return from_core(value_or_throw(idgen::prefixed_parse(text.data(), text.size(), core_body(body)), kPrefixed, text),
+                     body);
 }
 
-std::optional<PrefixedId> PrefixedId::try_parse(std::string_view text) noexcept {
-    auto r = idgen::prefixed_parse(text.data(), text.size());
+std::optional<PrefixedId> PrefixedId::try_parse(std::string_view text, PrefixedBody body) noexcept {
+    auto r = idgen::prefixed_parse(text.data(), text.size(), core_body(body));
     if (!r) return std::nullopt;
-    return from_core(*r);
+    return from_core(*r, body);
 }
 
-PrefixedId PrefixedId::parse(std::string_view expected, std::string_view text) {
+PrefixedId PrefixedId::parse(std::string_view expected, std::string_view text, PrefixedBody body) {
     // As SQL's prefixed_parse: the expected prefix first, then the shape, then the match.
     if (!idgen::prefix_valid(expected.data(), expected.size()))
         throw_core_error(idgen::Error::kInvalidPrefix, kPrefixed, expected);
-    PrefixedId p = parse(text);
+    PrefixedId p = parse(text, body);
     if (p.prefix() != expected)
         throw_core_error(idgen::Error::kWrongPrefix, kPrefixed,
                          "expected prefix \"" + std::string(expected) + "\", found \"" + std::string(p.prefix()) +
@@ -419,7 +495,7 @@ std::string PrefixedId::to_string() const {
     char buf[max_text_size];
     std::uint8_t id[16];
     std::memcpy(id, id_.bytes().data(), 16);
-    auto n = idgen::prefixed_format(prefix_, prefix_len_, id, buf);
+    auto n = idgen::prefixed_format(prefix_, prefix_len_, id, buf, core_body(body_));
     if (!n) throw_core_error(n.error(), kPrefixed, prefix());
     return std::string(buf, *n);
 }
@@ -431,6 +507,8 @@ std::ostream& operator<<(std::ostream& os, const Uuid& id) { return os << id.to_
 std::ostream& operator<<(std::ostream& os, Snowflake id) { return os << id.to_string(); }
 std::ostream& operator<<(std::ostream& os, Base36_64 id) { return os << id.to_string(); }
 std::ostream& operator<<(std::ostream& os, const Base36_128& id) { return os << id.to_string(); }
+std::ostream& operator<<(std::ostream& os, Base62_64 id) { return os << id.to_string(); }
+std::ostream& operator<<(std::ostream& os, const Base62_128& id) { return os << id.to_string(); }
 std::ostream& operator<<(std::ostream& os, const PrefixedId& id) {
     return id.prefix().empty() ? os << "(no prefix)" : os << id.to_string();
 }

@@ -324,7 +324,77 @@ TEST(LibBase36, OneHundredTwentyEightBits) {
     EXPECT_FALSE(id_gen::Base36_128::try_parse("").has_value());
 }
 
+TEST(LibBase62, SixtyFourBits) {
+    EXPECT_EQ(id_gen::Base62_64::from_int(1234567890123).to_string(), "0000LjaL3EZ");
+    EXPECT_EQ(id_gen::Base62_64::parse("0000LjaL3EZ").value(), 1234567890123);
+    // Case is part of the digit.
+    EXPECT_EQ(id_gen::Base62_64::parse("0000000000a").value(), 36);
+    EXPECT_EQ(id_gen::Base62_64::parse("0000000000A").value(), 10);
+    EXPECT_EQ(id_gen::Base62_64::from_int(INT64_MAX).to_string(), "AzL8n0Y58m7");
+    auto e = error_of([] { (void)id_gen::Base62_64::parse("AzL8n0Y58m8"); });
+    EXPECT_EQ(e.code(), errc::out_of_range);
+    EXPECT_EQ(std::string(e.what()), "value \"AzL8n0Y58m8\" is out of range for type base62_64");
+    // Strict: exactly 11 characters of 0-9A-Za-z.
+    for (const char* bad : {"", "LjaL3EZ", "00000LjaL3EZ", "0000LjaL3E-", " 000LjaL3EZ"}) {
+        e = error_of([&] { (void)id_gen::Base62_64::parse(bad); });
+        EXPECT_EQ(e.code(), errc::invalid_syntax) << bad;
+        EXPECT_EQ(std::string(e.what()), std::string("invalid input syntax for type base62_64: \"") + bad + "\"");
+        EXPECT_FALSE(id_gen::Base62_64::try_parse(bad).has_value()) << bad;
+    }
+    EXPECT_EQ(error_of([] { (void)id_gen::Base62_64::from_int(-1); }).code(), errc::out_of_range);
+    EXPECT_EQ(id_gen::base62::encode(UINT64_MAX), "LygHa16AHYF");
+    EXPECT_EQ(id_gen::base62::decode64("LygHa16AHYF"), UINT64_MAX);
+    EXPECT_EQ(error_of([] { (void)id_gen::base62::decode64("LygHa16AHYG"); }).code(), errc::out_of_range);
+    // Fixed width, ASCII-ordered alphabet: bytewise text order = numeric order.
+    for (int i = 0; i < 1000; ++i) {
+        const auto a = id_gen::Base62_64::from_int(static_cast<std::int64_t>(rng() >> 1));
+        const auto b = id_gen::Base62_64::from_int(static_cast<std::int64_t>(rng() >> 1));
+        ASSERT_EQ(a.to_string().size(), 11u);
+        ASSERT_EQ(a < b, a.to_string() < b.to_string());
+        ASSERT_EQ(id_gen::Base62_64::parse(a.to_string()), a);
+    }
+}
+
+TEST(LibBase62, OneHundredTwentyEightBits) {
+    const auto u = id_gen::Uuid::parse("017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+    EXPECT_EQ(id_gen::Base62_128(u).to_string(), "02p5oQZoHTv0zeY5yG21K3");
+    EXPECT_EQ(id_gen::Base62_128::parse("02p5oQZoHTv0zeY5yG21K3").to_uuid(), u);
+    EXPECT_EQ(id_gen::base62::decode128("02p5oQZoHTv0zeY5yG21K3"), u.bytes());
+    id_gen::Bytes16 ones;
+    ones.fill(0xFF);
+    EXPECT_EQ(id_gen::base62::encode(ones), "7n42DGM5Tflk9n8mt7Fhc7");
+    const auto e = error_of([] { (void)id_gen::Base62_128::parse("7n42DGM5Tflk9n8mt7Fhc8"); });
+    EXPECT_EQ(e.code(), errc::out_of_range);
+    EXPECT_EQ(std::string(e.what()), "value \"7n42DGM5Tflk9n8mt7Fhc8\" is out of range for type base62_128");
+    EXPECT_EQ(error_of([] { (void)id_gen::Base62_128::parse("02p5oQZoHTv0zeY5yG21K"); }).code(), errc::invalid_syntax);
+    EXPECT_FALSE(id_gen::Base62_128::try_parse("02p5oQZoHTv0zeY5yG21K_").has_value());
+    for (int i = 0; i < 1000; ++i) {
+        const id_gen::Base62_128 a(random_bytes()), b(random_bytes());
+        ASSERT_EQ(a < b, a.to_string() < b.to_string());
+        ASSERT_EQ(id_gen::Base62_128::parse(a.to_string()), a);
+    }
+}
+
 // ---- prefixed ---------------------------------------------------------------------------------
+
+// The body encoding is the caller's: base62 bodies are 22 characters, never guessed from length.
+TEST(LibPrefixed, Base62Bodies) {
+    const auto u = id_gen::Uuid::parse("017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+    const id_gen::PrefixedId p("acct", u, id_gen::PrefixedBody::base62);
+    EXPECT_EQ(p.to_string(), "acct_02p5oQZoHTv0zeY5yG21K3");
+    EXPECT_EQ(p.body(), id_gen::PrefixedBody::base62);
+    const auto back = id_gen::PrefixedId::parse("acct", "acct_02p5oQZoHTv0zeY5yG21K3", id_gen::PrefixedBody::base62);
+    EXPECT_EQ(back.id(), u);
+    EXPECT_EQ(back.to_string(), "acct_02p5oQZoHTv0zeY5yG21K3");
+    EXPECT_EQ(back, id_gen::PrefixedId("acct", u));  // the same ID, whichever body writes it
+    // A base62 body is not a base36 one, and the other way round.
+    EXPECT_EQ(error_of([] { (void)id_gen::PrefixedId::parse("acct_02p5oQZoHTv0zeY5yG21K3"); }).code(), errc::invalid_syntax);
+    const std::string b36 = id_gen::PrefixedId("acct", u).to_string();
+    EXPECT_EQ(error_of([&] { (void)id_gen::PrefixedId::parse(b36, id_gen::PrefixedBody::base62); }).code(),
+              errc::invalid_syntax);
+    EXPECT_FALSE(id_gen::PrefixedId::try_parse("acct_02p5oqZoHTv0zeY5yG21K", id_gen::PrefixedBody::base62).has_value());
+}
+
 
 TEST(LibPrefixed, FormatParseAndErrors) {
     const auto u = id_gen::Uuid::parse("017f22e2-79b0-7cc3-98c4-dc0c0c07398f");

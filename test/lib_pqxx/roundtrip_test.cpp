@@ -232,6 +232,49 @@ TEST(LibPqxx, Base36TypesAgree) {
     EXPECT_EQ(tx.exec1("SELECT 'ZZ'::base36_64")[0].as<id_gen::Base36_64>(), id_gen::Base36_64::parse("ZZ"));
 }
 
+TEST(LibPqxx, Base62TypesAgree) {
+    ScratchDb db("lib_pqxx_base62");
+    pqxx::connection c(db.dsn());
+    pqxx::work tx(c);
+    tx.exec("CREATE TABLE t64 (id base62_64 PRIMARY KEY)");
+    tx.exec("CREATE TABLE t128 (id base62_128 PRIMARY KEY)");
+    id_gen::Uuidv7Generator ugen;
+    id_gen::SnowflakeGenerator sgen(6);
+    std::vector<id_gen::Base62_64> small;
+    std::vector<id_gen::Base62_128> big;
+    for (std::int64_t v : {std::int64_t{0}, std::int64_t{10}, std::int64_t{36}, INT64_MAX}) small.push_back(id_gen::Base62_64::from_int(v));
+    for (int i = 0; i < 100; ++i) {
+        small.push_back(id_gen::Base62_64::from_int(sgen.next().value()));
+        big.emplace_back(ugen.next());
+    }
+    for (const auto& v : small) tx.exec_params("INSERT INTO t64 VALUES ($1)", v);
+    for (const auto& v : big) tx.exec_params("INSERT INTO t128 VALUES ($1)", v);
+    std::sort(small.begin(), small.end());
+    std::sort(big.begin(), big.end());
+    const auto r64 = tx.exec("SELECT id, id::bigint, base62_encode(id::bigint) FROM t64 ORDER BY t64.id");
+    ASSERT_EQ(r64.size(), small.size());
+    for (std::size_t i = 0; i < small.size(); ++i) {
+        EXPECT_EQ(r64[i][0].as<id_gen::Base62_64>(), small[i]);
+        EXPECT_EQ(r64[i][1].as<std::int64_t>(), small[i].value());
+        EXPECT_EQ(r64[i][2].as<std::string>(), small[i].to_string());
+    }
+    const auto r128 = tx.exec("SELECT id, id::uuid, base62_encode(id::uuid) FROM t128 ORDER BY t128.id");
+    ASSERT_EQ(r128.size(), big.size());
+    for (std::size_t i = 0; i < big.size(); ++i) {
+        EXPECT_EQ(r128[i][0].as<id_gen::Base62_128>(), big[i]);
+        EXPECT_EQ(r128[i][1].as<id_gen::Uuid>(), big[i].to_uuid());
+        EXPECT_EQ(r128[i][2].as<std::string>(), big[i].to_string());
+    }
+    // Prefixed IDs with a base62 body.
+    const auto u = ugen.next();
+    const id_gen::PrefixedId p("acct", u, id_gen::PrefixedBody::base62);
+    const auto r = tx.exec_params1("SELECT prefixed_format('acct', $1, 'base62'), prefixed_parse('acct', $2, 'base62')", u,
+                                   p);
+    EXPECT_EQ(id_gen::PrefixedId::parse(r[0].as<std::string>(), id_gen::PrefixedBody::base62), p);
+    EXPECT_EQ(r[0].as<std::string>(), p.to_string());
+    EXPECT_EQ(r[1].as<id_gen::Uuid>(), u);
+}
+
 TEST(LibPqxx, PrefixedIdsAgree) {
     ScratchDb db("lib_pqxx_prefixed");
     pqxx::connection c(db.dsn());
@@ -290,6 +333,15 @@ TEST(LibPqxx, MalformedTextIsRefusedAlike) {
         {"SELECT prefixed_parse('acct', $1)",
          {"usr_" + body},
          [](const std::string& s) { (void)id_gen::PrefixedId::parse("acct", s); }},
+        {"SELECT $1::base62_64",
+         {"", "LjaL3EZ", "0000LjaL3E-", "AzL8n0Y58m8"},
+         [](const std::string& s) { (void)id_gen::Base62_64::parse(s); }},
+        {"SELECT $1::base62_128",
+         {"02p5oQZoHTv0zeY5yG21K", "7n42DGM5Tflk9n8mt7Fhc8"},
+         [](const std::string& s) { (void)id_gen::Base62_128::parse(s); }},
+        {"SELECT * FROM prefixed_split($1, 'base62')",
+         {"acct_" + body, "acct_02p5oQZoHTv0zeY5yG21K", "acct_7n42DGM5Tflk9n8mt7Fhc8"},
+         [](const std::string& s) { (void)id_gen::PrefixedId::parse(s, id_gen::PrefixedBody::base62); }},
     };
     int compared = 0;
     for (const auto& k : cases) {
@@ -302,7 +354,7 @@ TEST(LibPqxx, MalformedTextIsRefusedAlike) {
             ++compared;
         }
     }
-    EXPECT_EQ(compared, 29);
+    EXPECT_EQ(compared, 38);
     // And what the server accepts, the library reads as the same value.
     pqxx::work tx(c);
     for (const char* ok : {"{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}", "a0eebc999c0b4ef8bb6d6bb9bd380a11",
