@@ -171,6 +171,24 @@ run_gtest integration "$ROOT/build/integration_tests"
 echo "== readme (README.md's SQL blocks in order, on both clusters, shown results checked)"
 run_gtest readme "$ROOT/build/readme_tests" 300
 
+echo "== library (the C++ client library: API, generators under ThreadSanitizer, libpqxx round trips, the example)"
+run_gtest library "$ROOT/build/lib_tests"
+TSAN_OPTIONS="halt_on_error=1" run_gtest library-tsan "$ROOT/build/lib_tests_tsan"
+run_gtest library-pqxx "$ROOT/build/lib_pqxx_tests"
+# examples/order_retry against this server: needs the idempotency store (idempotency_begin).
+"$PG_BINDIR/psql" -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS example_order_retry" -c "CREATE DATABASE example_order_retry" \
+  && "$PG_BINDIR/psql" -X -q -d example_order_retry -c "CREATE EXTENSION id_gen" >"$WORK/example.out" 2>&1
+if [ "$("$PG_BINDIR/psql" -X -At -d example_order_retry -c "SELECT count(*) FROM pg_proc WHERE proname = 'idempotency_begin'")" = "0" ]; then
+  echo "skipped: examples/order_retry: this build of the extension has no idempotency_begin()"
+  tally library-example 0 0 1
+else
+  timeout -k 10 120 "$ROOT/build/examples/order_retry/order_retry" "dbname=example_order_retry" >>"$WORK/example.out" 2>&1
+  rc=$?
+  cat "$WORK/example.out"
+  if [ "$rc" -eq 0 ] && grep -q '^orders with id [0-9A-Z]\{26\}: 1$' "$WORK/example.out"; then tally library-example 1 0
+  else tally library-example 0 1; fi
+fi
+
 echo "== fault (fault injection: slow and failing fsync/write, damaged state files, crashes, failover)"
 # Its own throwaway clusters (copies of one template, under $WORK/fault), with test/fault's shim
 # preloaded into each postmaster. Bounded: the whole layer has 6 minutes.

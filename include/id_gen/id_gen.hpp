@@ -1,0 +1,13 @@
+// id_gen C++ library: the umbrella header.
+//
+//   #include <id_gen/id_gen.hpp>     IDs, codecs, generators (link id_gen::id_gen, or pkg-config id_gen)
+//   #include <id_gen/pqxx.hpp>       libpqxx conversions for every ID type (link libpqxx yourself)
+//
+// The same ULID, UUIDv7, snowflake, base36 and prefixed IDs as the id_gen PostgreSQL extension,
+// made and read in the application, built from the same encoder sources as the extension.
+#pragma once
+
+#include "id_gen/error.hpp"
+#include "id_gen/generators.hpp"
+#include "id_gen/ids.hpp"
+#include "id_gen/version.hpp"
