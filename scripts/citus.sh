@@ -2,7 +2,7 @@
 # Provides a PostgreSQL 18 server with Citus installed, for the Citus test layer only.
 # Citus is not part of id_gen and is never shipped with it: its source tarball comes from outside
 # the repository (IDGEN_CITUS_TARBALL, else the newest ../shared/vendor/citus-*.tar.gz next to the
-# repository). The matrix's PostgreSQL 18 (scripts/pg_versions.sh) is copied to a second prefix,
+# repository, else the copy of it kept with the servers' cached sources). The matrix's PostgreSQL 18 (scripts/pg_versions.sh) is copied to a second prefix,
 # <cache>/18-citus, and Citus is built and installed there, so the plain 18 server stays
 # Citus-free. The result is reused while the tarball's sha256 and the server version are unchanged.
 #
@@ -48,12 +48,22 @@ step() {
   say "  $(basename "$log" .log): done in $(($(date +%s) - start))s"
 }
 
+# A tarball found once is kept with the servers' sources (outside the repository, as the servers'
+# own are), so a later run from a clone that has no ../shared beside it still finds it.
+if [ -n "${IDGEN_PG_CACHE:-}" ]; then
+  SRC_CACHE=$IDGEN_PG_CACHE/src/citus
+elif [ "$(id -u)" -eq 0 ]; then
+  SRC_CACHE=/var/cache/id_gen/pg/src/citus
+else
+  SRC_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/id_gen/pg/src/citus
+fi
+
 find_tarball() {
   if [ -n "${IDGEN_CITUS_TARBALL:-}" ]; then
     [ -f "$IDGEN_CITUS_TARBALL" ] && echo "$IDGEN_CITUS_TARBALL"
     return 0
   fi
-  compgen -G "$ROOT/../shared/vendor/citus-*.tar.gz" | sort -V | tail -1 || true
+  { compgen -G "$ROOT/../shared/vendor/citus-*.tar.gz" || compgen -G "$SRC_CACHE/citus-*.tar.gz"; } | sort -V | tail -1 || true
 }
 
 TARBALL=$(find_tarball)
@@ -62,6 +72,9 @@ if [ -z "$TARBALL" ]; then
   exit 3
 fi
 TARBALL=$(cd "$(dirname "$TARBALL")" && pwd)/$(basename "$TARBALL")
+if [ "$(dirname "$TARBALL")" != "$SRC_CACHE" ] && ! cmp -s "$TARBALL" "$SRC_CACHE/$(basename "$TARBALL")"; then
+  mkdir -p "$SRC_CACHE" && cp "$TARBALL" "$SRC_CACHE/" || say "could not keep a copy of the tarball in $SRC_CACHE"
+fi
 if [ "${1:-}" = "--tarball" ]; then
   echo "$TARBALL"
   exit 0
