@@ -33,6 +33,7 @@
 #include "extension.h"
 
 extern "C" {
+#include "access/amapi.h"
 #include "access/genam.h"
 #include "access/heapam.h"
 #include "access/htup_details.h"
@@ -272,15 +273,21 @@ HeapTuple form_row(const Store& st, Relation rel, const Row& row) {
     return heap_form_tuple(desc, values, nulls);
 }
 
-// The index entries of a new row version (every index: a plain btree on columns, which is all the
-// table has).
-void insert_index_entries(Relation rel, HeapTuple tup) {
+// The index entries of a new row version: in every index (an insert, an update that is not HOT),
+// or, with only_summarizing, in the summarizing (BRIN) ones only (a HOT update on 16 and later
+// that changed a column only they cover). The table has plain btree indexes; one a superuser adds
+// on plain columns is maintained too.
+void insert_index_entries(Relation rel, HeapTuple tup, bool only_summarizing = false) {
     List* indexes = RelationGetIndexList(rel);
     TupleTableSlot* slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
     ExecStoreHeapTuple(tup, slot, false);
     ListCell* lc;
     foreach (lc, indexes) {
         Relation index = index_open(lfirst_oid(lc), RowExclusiveLock);
+        if (only_summarizing && !IDGEN_INDEX_IS_SUMMARIZING(index)) {
+            index_close(index, NoLock);
+            continue;
+        }
         IndexInfo* info = BuildIndexInfo(index);
         if (info->ii_Expressions != NIL || info->ii_Predicate != NIL || info->ii_ExclusionOps != nullptr)
             ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -314,10 +321,11 @@ bool update_row(const Store& st, Relation rel, const Row& old, const Row& row) {
     ItemPointerData otid = old.tid;
     TM_FailureData tmfd;
     LockTupleMode lockmode;
-    const TM_Result r = IDGEN_HEAP_UPDATE(rel, &otid, tup, GetCurrentCommandId(true), &tmfd, &lockmode);
+    int indexes = IDGEN_INDEXES_ALL;
+    const TM_Result r = IDGEN_HEAP_UPDATE(rel, &otid, tup, GetCurrentCommandId(true), &tmfd, &lockmode, &indexes);
     if (r == TM_Updated || r == TM_Deleted) return false;
     if (r != TM_Ok) elog(ERROR, "unexpected result %d updating a row of idempotency_keys", static_cast<int>(r));
-    if (!HeapTupleIsHeapOnly(tup)) insert_index_entries(rel, tup);
+    if (indexes != IDGEN_INDEXES_NONE) insert_index_entries(rel, tup, indexes == IDGEN_INDEXES_SUMMARIZING);
     CommandCounterIncrement();
     return true;
 }

@@ -767,6 +767,30 @@ TEST(Idempotency, FinishesAndReplaysAreHeapOnlyUpdates) {
     expect_indexes_intact(db.dsn());
 }
 
+// An index a superuser adds is maintained on every write path, a summarizing one (BRIN) too: from
+// 16 on, a finish that changes a column only BRIN covers is still a heap-only (HOT) update, and
+// the BRIN index then needs the new version's value, or a scan through it misses the row.
+TEST(Idempotency, AddedBrinIndexSeesFinishedKeys) {
+    idgen::it::ScratchDb db("it_idem_brin");
+    pqxx::connection c(db.dsn());
+    pqxx::nontransaction tx(c);
+    tx.exec("CREATE INDEX idem_updated_brin ON idempotency_keys USING brin (updated_at) WITH (pages_per_range = 1)");
+    tx.exec("SELECT count(*) FROM (SELECT (idempotency_begin('s', 'k' || g, 'f')).state FROM generate_series(1, 50) g) x");
+    tx.exec("SELECT brin_summarize_new_values('idem_updated_brin')");
+    tx.exec("SELECT pg_sleep(0.01)");
+    const std::string t1 = tx.exec1("SELECT clock_timestamp()::text")[0].c_str();
+    tx.exec("SELECT count(idempotency_finish('s', 'k' || g, '{\"ok\": true}')) FROM generate_series(1, 50) g");
+    tx.exec("SET enable_seqscan = off");
+    const std::string query = "SELECT count(*) FROM idempotency_keys WHERE updated_at > " + tx.quote(t1) + "::timestamptz";
+    std::string plan;
+    for (const auto& row : tx.exec("EXPLAIN " + query)) plan += std::string(row[0].c_str()) + "\n";
+    ASSERT_NE(plan.find("Bitmap Index Scan on idem_updated_brin"), std::string::npos) << plan;
+    EXPECT_EQ(tx.exec1(query)[0].as<int>(), 50);
+    tx.exec("RESET enable_seqscan");
+    EXPECT_EQ(tx.exec1(query)[0].as<int>(), 50);
+    expect_indexes_intact(db.dsn());
+}
+
 // A large response is stored out of line (TOAST) and replayed whole; replays, which only count
 // attempts, keep its stored copy instead of writing it again.
 TEST(Idempotency, LargeResponsesReplayWhole) {
