@@ -63,6 +63,7 @@ extern "C" {
 #include "utils/inval.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
@@ -457,16 +458,30 @@ IDGEN_FUNCTION(idempotency_begin) {
                         "Retry later, or call idempotency_begin() with wait => true to wait for it.");
     Relation rel = table_open(st.relid, RowExclusiveLock);
 
+    // A duplicate can poll for as long as the request's lock_timeout: what one reading of the row
+    // allocates (its copy, the values of the row to write) is freed before the next, in a context
+    // of its own. The result row is copied into the tuplestore before the function returns.
+    MemoryContext outer = CurrentMemoryContext;
+    MemoryContext pass = AllocSetContextCreate(outer, "id_gen idempotency_begin", ALLOCSET_SMALL_SIZES);
+    const auto done_with = [&](const char* state, const Row& row) {
+        emit(fcinfo, state, row);
+        MemoryContextSwitchTo(outer);
+        MemoryContextDelete(pass);
+        return (Datum)0;
+    };
     long sleep_ms = 1;
     for (;;) {
         CHECK_FOR_INTERRUPTS();
+        MemoryContextSwitchTo(outer);
+        MemoryContextReset(pass);
+        MemoryContextSwitchTo(pass);
         const TimestampTz at = GetCurrentTimestamp();
         Row old, row;
         if (!read_row(st, rel, role, scope, key, &old)) {
             fresh(&row, role, scope, key, fingerprint, attempt_id, lock_timeout, retention, at);
             insert_row(st, rel, row);
             table_close(rel, NoLock);
-            return emit(fcinfo, "new", row);
+            return done_with("new", row);
         }
         const bool done = old.done();
         // Past its retention and not held: forgotten, the request starts afresh.
@@ -474,7 +489,7 @@ IDGEN_FUNCTION(idempotency_begin) {
             fresh(&row, role, scope, key, fingerprint, attempt_id, lock_timeout, retention, at);
             if (!update_row(st, rel, old, row)) continue;
             table_close(rel, NoLock);
-            return emit(fcinfo, "new", row);
+            return done_with("new", row);
         }
         if (!fingerprints_equal(fingerprint, old.txt(kFingerprint)))
             ereport(ERROR, (errcode(ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION),
@@ -491,7 +506,7 @@ IDGEN_FUNCTION(idempotency_begin) {
             // update, which serializes replays by itself): the key's lock goes at once, so a
             // transaction replaying many keys does not hold a lock for each.
             LockRelease(&tag, ExclusiveLock, false);
-            return emit(fcinfo, "replay", row);
+            return done_with("replay", row);
         }
         // In flight.
         if (TransactionIdIsCurrentTransactionId(old.xmin))
@@ -506,7 +521,7 @@ IDGEN_FUNCTION(idempotency_begin) {
             hold(&row, attempt_id, lock_timeout, retention, at);
             if (!update_row(st, rel, old, row)) continue;
             table_close(rel, NoLock);
-            return emit(fcinfo, row.null[kPoint] ? "new" : "resume", row);
+            return done_with(row.null[kPoint] ? "new" : "resume", row);
         }
         const text* holder = old.txt(kAttempt);
         if (!wait)
