@@ -1,51 +1,23 @@
 #include "base36.h"
+#include "radix_digits.h"
 
 #include "no_pg_check.h"
 
 namespace idgen {
 namespace {
 
-constexpr char kDigits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
-
-// Digit values for 0-9, a-z, A-Z; 0xFF for anything else.
-struct DecodeTable {
-    std::uint8_t v[256];
-    constexpr DecodeTable() : v() {
-        for (auto& x : v) x = 0xFF;
-        for (int i = 0; i < 36; ++i) {
-            auto c = static_cast<unsigned char>(kDigits[i]);
-            v[c] = static_cast<std::uint8_t>(i);
-            if (c >= 'a' && c <= 'z') v[c - ('a' - 'A')] = static_cast<std::uint8_t>(i);
-        }
-    }
-};
-constexpr DecodeTable kDecode{};
+constexpr radix::Alphabet<36> kAlpha{"0123456789abcdefghijklmnopqrstuvwxyz", /*fold_case=*/true};
 
 // 36^12 fits in 64 bits; a 128-bit value is split into 64-bit chunks of 12 digits each so that
 // only two 128-bit divisions are needed per encode.
 constexpr std::uint64_t kPow12 = 4738381338321616896ULL;  // 36^12
 
-// Writes the 12 low digits of v (v < 36^12), zero-padded.
-inline void encode12(std::uint64_t v, char* out) noexcept {
-    for (int i = 11; i >= 0; --i) {
-        out[i] = kDigits[v % 36];
-        v /= 36;
-    }
-}
-
-bool all_digits(const char* s, std::size_t n) noexcept {
-    if (n == 0) return false;
-    std::uint8_t bad = 0;
-    for (std::size_t i = 0; i < n; ++i) bad |= static_cast<std::uint8_t>(kDecode.v[static_cast<unsigned char>(s[i])] == 0xFF);
-    return bad == 0;
-}
-
 }  // namespace
 
 void base36_encode64(std::uint64_t v, char* out) noexcept {
     // 13 digits: one leading digit (v / 36^12 is at most 3 for 2^64-1), then 12.
-    out[0] = kDigits[v / kPow12];
-    encode12(v % kPow12, out + 1);
+    out[0] = kAlpha.digits[v / kPow12];
+    kAlpha.encode_low<12>(v % kPow12, out + 1);
 }
 
 void base36_encode128(unsigned __int128 v, char* out) noexcept {
@@ -53,17 +25,17 @@ void base36_encode128(unsigned __int128 v, char* out) noexcept {
     v /= kPow12;
     const auto mid = static_cast<std::uint64_t>(v % kPow12);
     v /= kPow12;  // < 2^128 / 36^24 < 16
-    out[0] = kDigits[static_cast<unsigned>(v)];
-    encode12(mid, out + 1);
-    encode12(lo, out + 13);
+    out[0] = kAlpha.digits[static_cast<unsigned>(v)];
+    kAlpha.encode_low<12>(mid, out + 1);
+    kAlpha.encode_low<12>(lo, out + 13);
 }
 
 Result<std::uint64_t> base36_decode64(const char* s, std::size_t n) noexcept {
-    if (!all_digits(s, n)) return Error::kInvalidSyntax;
+    if (!kAlpha.all_digits(s, n)) return Error::kInvalidSyntax;
     constexpr std::uint64_t kMax = ~std::uint64_t{0};
     std::uint64_t v = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t d = kDecode.v[static_cast<unsigned char>(s[i])];
+        const std::uint64_t d = kAlpha.digit(s[i]);
         if (v > kMax / 36) return Error::kOutOfRange;
         const std::uint64_t t = v * 36;
         if (t + d < t) return Error::kOutOfRange;
@@ -73,11 +45,11 @@ Result<std::uint64_t> base36_decode64(const char* s, std::size_t n) noexcept {
 }
 
 Result<unsigned __int128> base36_decode128(const char* s, std::size_t n) noexcept {
-    if (!all_digits(s, n)) return Error::kInvalidSyntax;
+    if (!kAlpha.all_digits(s, n)) return Error::kInvalidSyntax;
     constexpr unsigned __int128 kMax = ~static_cast<unsigned __int128>(0);
     unsigned __int128 v = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        const unsigned d = kDecode.v[static_cast<unsigned char>(s[i])];
+        const unsigned d = kAlpha.digit(s[i]);
         if (v > kMax / 36) return Error::kOutOfRange;  // a constant: no run-time 128-bit division
         const unsigned __int128 t = v * 36;
         if (t + d < t) return Error::kOutOfRange;

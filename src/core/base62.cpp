@@ -1,21 +1,12 @@
 #include "base62.h"
+#include "radix_digits.h"
 
 #include "no_pg_check.h"
 
 namespace idgen {
 namespace {
 
-constexpr char kDigits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
-// Digit values for 0-9, A-Z, a-z; 0xFF for anything else.
-struct DecodeTable {
-    std::uint8_t v[256];
-    constexpr DecodeTable() : v() {
-        for (auto& x : v) x = 0xFF;
-        for (int i = 0; i < 62; ++i) v[static_cast<unsigned char>(kDigits[i])] = static_cast<std::uint8_t>(i);
-    }
-};
-constexpr DecodeTable kDecode{};
+constexpr radix::Alphabet<62> kAlpha{"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", /*fold_case=*/false};
 
 // 62^10 fits in 64 bits (62^11 does not): values are split into 64-bit chunks of 10 digits.
 constexpr std::uint64_t kPow10 = 839299365868340224ULL;  // 62^10
@@ -29,33 +20,12 @@ constexpr unsigned __int128 kMax128 = ~static_cast<unsigned __int128>(0);
 constexpr unsigned __int128 kMax128Head = kMax128 / kPow10;
 constexpr std::uint64_t kMax128Low = static_cast<std::uint64_t>(kMax128 % kPow10);
 
-// Writes the 10 low digits of v (v < 62^10), zero-padded.
-inline void encode10(std::uint64_t v, char* out) noexcept {
-    for (int i = 9; i >= 0; --i) {
-        out[i] = kDigits[v % 62];
-        v /= 62;
-    }
-}
-
-// The value of n digits (n <= 10, so it fits), all already checked to be digits.
-inline std::uint64_t decode_digits(const char* s, std::size_t n) noexcept {
-    std::uint64_t v = 0;
-    for (std::size_t i = 0; i < n; ++i) v = v * 62 + kDecode.v[static_cast<unsigned char>(s[i])];
-    return v;
-}
-
-bool all_digits(const char* s, std::size_t n) noexcept {
-    std::uint8_t bad = 0;
-    for (std::size_t i = 0; i < n; ++i) bad |= static_cast<std::uint8_t>(kDecode.v[static_cast<unsigned char>(s[i])] == 0xFF);
-    return bad == 0;
-}
-
 }  // namespace
 
 void base62_encode64(std::uint64_t v, char* out) noexcept {
     // 11 digits: one leading digit (v / 62^10 is at most 21 for 2^64-1), then 10.
-    out[0] = kDigits[v / kPow10];
-    encode10(v % kPow10, out + 1);
+    out[0] = kAlpha.digits[v / kPow10];
+    kAlpha.encode_low<10>(v % kPow10, out + 1);
 }
 
 void base62_encode128(unsigned __int128 v, char* out) noexcept {
@@ -64,25 +34,25 @@ void base62_encode128(unsigned __int128 v, char* out) noexcept {
     const auto mid = static_cast<std::uint64_t>(v % kPow10);
     v /= kPow10;  // < 2^128 / 62^20 < 484: two digits
     const auto top = static_cast<unsigned>(v);
-    out[0] = kDigits[top / 62];
-    out[1] = kDigits[top % 62];
-    encode10(mid, out + 2);
-    encode10(lo, out + 12);
+    out[0] = kAlpha.digits[top / 62];
+    out[1] = kAlpha.digits[top % 62];
+    kAlpha.encode_low<10>(mid, out + 2);
+    kAlpha.encode_low<10>(lo, out + 12);
 }
 
 Result<std::uint64_t> base62_decode64(const char* s, std::size_t n) noexcept {
-    if (n != kBase62Len64 || !all_digits(s, n)) return Error::kInvalidSyntax;
-    const std::uint64_t head = decode_digits(s, 1), low = decode_digits(s + 1, 10);
+    if (n != kBase62Len64 || !kAlpha.all_digits(s, n)) return Error::kInvalidSyntax;
+    const std::uint64_t head = kAlpha.decode_small(s, 1), low = kAlpha.decode_small(s + 1, 10);
     if (head > kMax64Head || (head == kMax64Head && low > kMax64Low)) return Error::kOutOfRange;
     return head * kPow10 + low;
 }
 
 Result<unsigned __int128> base62_decode128(const char* s, std::size_t n) noexcept {
-    if (n != kBase62Len128 || !all_digits(s, n)) return Error::kInvalidSyntax;
+    if (n != kBase62Len128 || !kAlpha.all_digits(s, n)) return Error::kInvalidSyntax;
     // head = the 12 leading digits (< 62^12 < 2^72: fits in 128 bits), low = the last 10.
     const unsigned __int128 head =
-        static_cast<unsigned __int128>(decode_digits(s, 2)) * kPow10 + decode_digits(s + 2, 10);
-    const std::uint64_t low = decode_digits(s + 12, 10);
+        static_cast<unsigned __int128>(kAlpha.decode_small(s, 2)) * kPow10 + kAlpha.decode_small(s + 2, 10);
+    const std::uint64_t low = kAlpha.decode_small(s + 12, 10);
     if (head > kMax128Head || (head == kMax128Head && low > kMax128Low)) return Error::kOutOfRange;
     return head * kPow10 + low;
 }

@@ -68,18 +68,35 @@
 #define IDGEN_INTERVAL_IS_INFINITE(i) false
 #endif
 
-// 16 gave heap_update an out-argument saying which indexes need new entries. The idempotency store
-// (plain btree indexes only) adds index entries whenever the new version is not heap-only (HOT),
-// which is what that argument says there too. IDGEN_HEAP_UPDATE waits for a concurrent writer and
-// has no crosscheck snapshot; its user includes access/heapam.h.
+// 16 gave heap_update an out-argument saying which indexes need entries for the new version:
+// none (heap-only, HOT), all, or only the summarizing ones (BRIN), since 16 lets a HOT update
+// change a column that only summarizing indexes cover. IDGEN_HEAP_UPDATE stores that answer in
+// *(indexes) as IDGEN_INDEXES_NONE / _ALL / _SUMMARIZING; before 16 it is NONE for a heap-only
+// version and ALL otherwise, and no index counts as summarizing. It waits for a concurrent writer
+// and has no crosscheck snapshot; its user includes access/heapam.h (and, for
+// IDGEN_INDEX_IS_SUMMARIZING, access/amapi.h and utils/rel.h).
+#define IDGEN_INDEXES_NONE 0
+#define IDGEN_INDEXES_ALL 1
+#define IDGEN_INDEXES_SUMMARIZING 2
 #if PG_VERSION_NUM >= 160000
-#define IDGEN_HEAP_UPDATE(rel, otid, tup, cid, tmfd, lockmode)                                         \
+#define IDGEN_HEAP_UPDATE(rel, otid, tup, cid, tmfd, lockmode, indexes)                                \
     ([&]() {                                                                                            \
-        TU_UpdateIndexes idgen_update_indexes_;                                                         \
-        return heap_update((rel), (otid), (tup), (cid), InvalidSnapshot, true, (tmfd), (lockmode),      \
-                           &idgen_update_indexes_);                                                     \
+        TU_UpdateIndexes idgen_update_indexes_ = TU_All;                                                \
+        const TM_Result idgen_r_ = heap_update((rel), (otid), (tup), (cid), InvalidSnapshot, true,      \
+                                               (tmfd), (lockmode), &idgen_update_indexes_);             \
+        *(indexes) = idgen_update_indexes_ == TU_None          ? IDGEN_INDEXES_NONE                     \
+                     : idgen_update_indexes_ == TU_Summarizing ? IDGEN_INDEXES_SUMMARIZING              \
+                                                               : IDGEN_INDEXES_ALL;                     \
+        return idgen_r_;                                                                                \
     }())
+#define IDGEN_INDEX_IS_SUMMARIZING(index) ((index)->rd_indam->amsummarizing)
 #else
-#define IDGEN_HEAP_UPDATE(rel, otid, tup, cid, tmfd, lockmode) \
-    heap_update((rel), (otid), (tup), (cid), InvalidSnapshot, true, (tmfd), (lockmode))
+#define IDGEN_HEAP_UPDATE(rel, otid, tup, cid, tmfd, lockmode, indexes)                                \
+    ([&]() {                                                                                            \
+        const TM_Result idgen_r_ = heap_update((rel), (otid), (tup), (cid), InvalidSnapshot, true,      \
+                                               (tmfd), (lockmode));                                     \
+        *(indexes) = HeapTupleIsHeapOnly(tup) ? IDGEN_INDEXES_NONE : IDGEN_INDEXES_ALL;                \
+        return idgen_r_;                                                                                \
+    }())
+#define IDGEN_INDEX_IS_SUMMARIZING(index) false
 #endif

@@ -282,6 +282,11 @@ void tag_message(ErrorData* edata) noexcept {
     const std::size_t tl = idgen::correlation_log_tag(id, strnlen(id, idgen::kCorrelationIdMaxLen + 1), tag, sizeof tag);
     if (tl == 0) return;
     const std::size_t ml = std::strlen(edata->message);
+    // Already tagged with this ID: a message that comes back to be reported again, such as a
+    // parallel worker's error or warning that the leader re-raises (ThrowErrorData) after the
+    // worker's own hook tagged it, or a remote server's message that a foreign-data wrapper or
+    // dblink re-raises under the same ID.
+    if (ml >= tl && std::memcmp(edata->message + ml - tl, tag, tl) == 0) return;
     if (ml + tl + 1 > MaxAllocSize) return;
     MemoryContext cxt = edata->assoc_context != nullptr ? edata->assoc_context : ErrorContext;
     auto* m = static_cast<char*>(MemoryContextAllocExtended(cxt, ml + tl + 1, MCXT_ALLOC_NO_OOM));

@@ -33,6 +33,7 @@
 #include "extension.h"
 
 extern "C" {
+#include "access/amapi.h"
 #include "access/genam.h"
 #include "access/heapam.h"
 #include "access/htup_details.h"
@@ -62,6 +63,7 @@ extern "C" {
 #include "utils/inval.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
@@ -272,15 +274,21 @@ HeapTuple form_row(const Store& st, Relation rel, const Row& row) {
     return heap_form_tuple(desc, values, nulls);
 }
 
-// The index entries of a new row version (every index: a plain btree on columns, which is all the
-// table has).
-void insert_index_entries(Relation rel, HeapTuple tup) {
+// The index entries of a new row version: in every index (an insert, an update that is not HOT),
+// or, with only_summarizing, in the summarizing (BRIN) ones only (a HOT update on 16 and later
+// that changed a column only they cover). The table has plain btree indexes; one a superuser adds
+// on plain columns is maintained too.
+void insert_index_entries(Relation rel, HeapTuple tup, bool only_summarizing = false) {
     List* indexes = RelationGetIndexList(rel);
     TupleTableSlot* slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
     ExecStoreHeapTuple(tup, slot, false);
     ListCell* lc;
     foreach (lc, indexes) {
         Relation index = index_open(lfirst_oid(lc), RowExclusiveLock);
+        if (only_summarizing && !IDGEN_INDEX_IS_SUMMARIZING(index)) {
+            index_close(index, NoLock);
+            continue;
+        }
         IndexInfo* info = BuildIndexInfo(index);
         if (info->ii_Expressions != NIL || info->ii_Predicate != NIL || info->ii_ExclusionOps != nullptr)
             ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -314,10 +322,11 @@ bool update_row(const Store& st, Relation rel, const Row& old, const Row& row) {
     ItemPointerData otid = old.tid;
     TM_FailureData tmfd;
     LockTupleMode lockmode;
-    const TM_Result r = IDGEN_HEAP_UPDATE(rel, &otid, tup, GetCurrentCommandId(true), &tmfd, &lockmode);
+    int indexes = IDGEN_INDEXES_ALL;
+    const TM_Result r = IDGEN_HEAP_UPDATE(rel, &otid, tup, GetCurrentCommandId(true), &tmfd, &lockmode, &indexes);
     if (r == TM_Updated || r == TM_Deleted) return false;
     if (r != TM_Ok) elog(ERROR, "unexpected result %d updating a row of idempotency_keys", static_cast<int>(r));
-    if (!HeapTupleIsHeapOnly(tup)) insert_index_entries(rel, tup);
+    if (indexes != IDGEN_INDEXES_NONE) insert_index_entries(rel, tup, indexes == IDGEN_INDEXES_SUMMARIZING);
     CommandCounterIncrement();
     return true;
 }
@@ -449,16 +458,30 @@ IDGEN_FUNCTION(idempotency_begin) {
                         "Retry later, or call idempotency_begin() with wait => true to wait for it.");
     Relation rel = table_open(st.relid, RowExclusiveLock);
 
+    // A duplicate can poll for as long as the request's lock_timeout: what one reading of the row
+    // allocates (its copy, the values of the row to write) is freed before the next, in a context
+    // of its own. The result row is copied into the tuplestore before the function returns.
+    MemoryContext outer = CurrentMemoryContext;
+    MemoryContext pass = AllocSetContextCreate(outer, "id_gen idempotency_begin", ALLOCSET_SMALL_SIZES);
+    const auto done_with = [&](const char* state, const Row& row) {
+        emit(fcinfo, state, row);
+        MemoryContextSwitchTo(outer);
+        MemoryContextDelete(pass);
+        return (Datum)0;
+    };
     long sleep_ms = 1;
     for (;;) {
         CHECK_FOR_INTERRUPTS();
+        MemoryContextSwitchTo(outer);
+        MemoryContextReset(pass);
+        MemoryContextSwitchTo(pass);
         const TimestampTz at = GetCurrentTimestamp();
         Row old, row;
         if (!read_row(st, rel, role, scope, key, &old)) {
             fresh(&row, role, scope, key, fingerprint, attempt_id, lock_timeout, retention, at);
             insert_row(st, rel, row);
             table_close(rel, NoLock);
-            return emit(fcinfo, "new", row);
+            return done_with("new", row);
         }
         const bool done = old.done();
         // Past its retention and not held: forgotten, the request starts afresh.
@@ -466,7 +489,7 @@ IDGEN_FUNCTION(idempotency_begin) {
             fresh(&row, role, scope, key, fingerprint, attempt_id, lock_timeout, retention, at);
             if (!update_row(st, rel, old, row)) continue;
             table_close(rel, NoLock);
-            return emit(fcinfo, "new", row);
+            return done_with("new", row);
         }
         if (!fingerprints_equal(fingerprint, old.txt(kFingerprint)))
             ereport(ERROR, (errcode(ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION),
@@ -483,7 +506,7 @@ IDGEN_FUNCTION(idempotency_begin) {
             // update, which serializes replays by itself): the key's lock goes at once, so a
             // transaction replaying many keys does not hold a lock for each.
             LockRelease(&tag, ExclusiveLock, false);
-            return emit(fcinfo, "replay", row);
+            return done_with("replay", row);
         }
         // In flight.
         if (TransactionIdIsCurrentTransactionId(old.xmin))
@@ -498,7 +521,7 @@ IDGEN_FUNCTION(idempotency_begin) {
             hold(&row, attempt_id, lock_timeout, retention, at);
             if (!update_row(st, rel, old, row)) continue;
             table_close(rel, NoLock);
-            return emit(fcinfo, row.null[kPoint] ? "new" : "resume", row);
+            return done_with(row.null[kPoint] ? "new" : "resume", row);
         }
         const text* holder = old.txt(kAttempt);
         if (!wait)

@@ -59,6 +59,7 @@ struct CachedShard {
     std::int32_t seq_bits;   // 10 (the whole field) when the shard has no blocks
     std::int64_t valid_from_ms;  // the block is used from this Unix ms on
     bool in_block;               // issued from a block of shard_blocks
+    bool block_valid;            // this backend has seen the clock pass valid_from_ms
 };
 constexpr int kCacheSize = 256;
 CachedShard g_cache[kCacheSize];
@@ -70,7 +71,7 @@ void invalidate_cache(Datum, int, uint32) { g_cache_count = 0; }
 // at the commit of any change to them (a new block must stop a backend issuing from the whole field).
 void invalidate_cache_rel(Datum, Oid) { g_cache_count = 0; }
 
-const CachedShard* cache_find(Oid fn_oid) noexcept {
+CachedShard* cache_find(Oid fn_oid) noexcept {
     for (int i = 0; i < g_cache_count; ++i)
         if (g_cache[i].fn_oid == fn_oid && g_cache[i].db == MyDatabaseId && g_cache[i].node_id == idgen::pg::g_node_id)
             return &g_cache[i];
@@ -179,7 +180,7 @@ CachedShard lookup_shard(Oid fn_oid) {
     const Oid relid = reg.relid;
     const AttrNumber att_shard = reg.shard, att_schema = reg.schema_name, att_epoch = reg.epoch;
 
-    CachedShard entry{fn_oid, MyDatabaseId, -1, 0, idgen::pg::g_node_id, 0, 10, 0, false};
+    CachedShard entry{fn_oid, MyDatabaseId, -1, 0, idgen::pg::g_node_id, 0, 10, 0, false, false};
     NameData nd;
     namestrcpy(&nd, nspname);
     ScanKeyData key[1];
@@ -233,7 +234,10 @@ IDGEN_FUNCTION(shard_next_id) {
     const CachedShard* hit = cache_find(fn_oid);
     CachedShard entry = hit ? *hit : lookup_shard(fn_oid);
     idgen::pg::require_writable("next_id()");
-    if (entry.in_block) {
+    // A block is used from its valid_from on. Once the clock has passed it, this backend's cache
+    // entry says so and later calls read no clock here: the generator never issues an ID older
+    // than one it issued, so every later ID of the block is as late.
+    if (entry.in_block && !entry.block_valid) {
         const std::int64_t now_ms = idgen::pg::timestamptz_to_unix_ms(GetCurrentTimestamp());
         if (now_ms < entry.valid_from_ms)
             ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -241,6 +245,10 @@ IDGEN_FUNCTION(shard_next_id) {
                                    static_cast<long long>(entry.valid_from_ms - now_ms)),
                             errdetail("The shard had IDs issued from its whole sequence field until its blocks were granted."),
                             errhint("Retry after that time.")));
+        // The entry as cached now (an invalidation may have emptied the cache meanwhile).
+        if (CachedShard* cached = cache_find(fn_oid); cached != nullptr && cached->in_block &&
+                                                       cached->valid_from_ms == entry.valid_from_ms)
+            cached->block_valid = true;
     }
     const idgen::SnowflakeLayout l = idgen::shard_block_layout(entry.epoch_ms, entry.seq_bits);
     const std::uint32_t field = (static_cast<std::uint32_t>(entry.shard) << (10 - entry.seq_bits)) |

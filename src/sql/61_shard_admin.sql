@@ -14,8 +14,11 @@
 -- * an existing <schema>.next_id() is adopted (after DROP EXTENSION / CREATE EXTENSION, or a
 --   restore without the registry's rows) only when it is id_gen's own C function, owned by a
 --   superuser.
--- The extension-schema check is written out in each function: calling a shared check by name
--- would resolve that name in the very schema being checked.
+-- The extension-schema check is extension_schema_check() below. Its callers reach it through the
+-- extension's schema found by OID (pg_extension.extnamespace), never through the name
+-- @extschema@, which after a rename could be another schema's: a name lookup would run whatever
+-- function the very schema being checked holds under that name. In the real schema the function
+-- is an extension member, which no role but the extension's owner can drop or replace.
 -------------------------------------------------------------------------------
 
 -- Reads the shard's epoch from the registry: STABLE. NULL when the shard is not registered here.
@@ -25,6 +28,48 @@
 CREATE OR REPLACE FUNCTION shard_id_time(id bigint) RETURNS timestamptz
     AS 'MODULE_PATHNAME', 'shard_id_time_registered' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION shard_id_time(bigint) IS 'millisecond time inside a shard ID, with the epoch of its shard in shard_registry';
+
+-- The extension-schema check of the superuser-only functions (see the top of this file): the
+-- extension's schema must still be named @extschema@ (42501 otherwise), and no role but
+-- superusers may own it or create objects in it (42501 naming up to five such roles). With
+-- warn_only the second check raises a WARNING instead and the result says whether it passed.
+-- Internal: not executable by PUBLIC; callers reach it by the schema's OID.
+CREATE OR REPLACE FUNCTION extension_schema_check(warn_only boolean) RETURNS boolean
+    LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    ext oid := (SELECT e.extnamespace FROM pg_catalog.pg_extension e WHERE e.extname = 'id_gen');
+    others text;
+    hint text := 'Install id_gen in a schema only superusers can change: DROP EXTENSION id_gen; CREATE SCHEMA id_gen AUTHORIZATION <superuser>; CREATE EXTENSION id_gen SCHEMA id_gen; (or make a superuser the schema''s owner and revoke CREATE on it from other roles).';
+BEGIN
+    IF ext IS DISTINCT FROM pg_catalog.to_regnamespace('@extschema@') THEN
+        RAISE EXCEPTION 'the schema of the id_gen extension is no longer named %', '@extschema@'
+            USING ERRCODE = '42501', DETAIL = 'It was renamed after the extension was installed; the shard functions name their objects in it by that name.',
+                  HINT = 'Give the extension''s schema its name back, or reinstall the extension.';
+    END IF;
+    others := (SELECT pg_catalog.array_to_string((pg_catalog.array_agg(pg_catalog.quote_ident(r.rolname) ORDER BY r.rolname))[1:5], ', ')
+                      || CASE WHEN pg_catalog.count(*) > 5 THEN ', ...' ELSE '' END
+                 FROM pg_catalog.pg_roles r, pg_catalog.pg_namespace n
+                WHERE n.oid = ext AND NOT r.rolsuper AND r.rolname <> 'pg_database_owner'
+                  AND (pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER') OR pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE')));
+    IF others IS NULL THEN
+        RETURN true;
+    END IF;
+    IF extension_schema_check.warn_only THEN
+        RAISE WARNING 'schema % of the id_gen extension can be changed by roles that are not superusers: %', '@extschema@', others
+            USING DETAIL = 'create_shard(), drop_shard() and rename_shard() refuse to run until only superusers can change it, and a superuser calling any function in it by name trusts those roles.',
+                  HINT = hint;
+        RETURN false;
+    END IF;
+    RAISE EXCEPTION 'schema % of the id_gen extension can be changed by roles that are not superusers: %', '@extschema@', others
+        USING ERRCODE = '42501',
+              DETAIL = 'Its owner, or a role that may create objects in it, could put objects of their own where this superuser-only function looks for the extension''s.',
+              HINT = hint;
+END
+$$;
+COMMENT ON FUNCTION extension_schema_check(boolean) IS 'internal to the superuser-only shard functions: checks that only superusers can change the extension''s schema';
+REVOKE ALL ON FUNCTION extension_schema_check(boolean) FROM PUBLIC;
 
 -- Checks that schema `schema_name` can hold a shard: owned by a superuser. Returns its next_id()
 -- when it has one, which must be id_gen's own C function owned by a superuser (42501 or 42723
@@ -105,7 +150,6 @@ CREATE OR REPLACE FUNCTION create_shard(shard int4, schema_name name DEFAULT NUL
 DECLARE
     sch name := coalesce(create_shard.schema_name, ('shard_' || create_shard.shard)::name);
     ext oid := (SELECT e.extnamespace FROM pg_catalog.pg_extension e WHERE e.extname = 'id_gen');
-    others text;
     other name;
     fn regprocedure;
     on_coordinator boolean;
@@ -122,23 +166,9 @@ BEGIN
                 DETAIL = 'The coordinator grants every node its block of the shard and copies the registry to every node.';
         END IF;
     END IF;
-    -- The extension's schema (see the top of 61_shard_admin.sql).
-    IF ext IS DISTINCT FROM pg_catalog.to_regnamespace('@extschema@') THEN
-        RAISE EXCEPTION 'the schema of the id_gen extension is no longer named %', '@extschema@'
-            USING ERRCODE = '42501', DETAIL = 'It was renamed after the extension was installed; the shard functions name their objects in it by that name.',
-                  HINT = 'Give the extension''s schema its name back, or reinstall the extension.';
-    END IF;
-    others := (SELECT pg_catalog.array_to_string((pg_catalog.array_agg(pg_catalog.quote_ident(r.rolname) ORDER BY r.rolname))[1:5], ', ')
-                      || CASE WHEN pg_catalog.count(*) > 5 THEN ', ...' ELSE '' END
-                 FROM pg_catalog.pg_roles r, pg_catalog.pg_namespace n
-                WHERE n.oid = ext AND NOT r.rolsuper AND r.rolname <> 'pg_database_owner'
-                  AND (pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER') OR pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE')));
-    IF others IS NOT NULL THEN
-        RAISE EXCEPTION 'schema % of the id_gen extension can be changed by roles that are not superusers: %', '@extschema@', others
-            USING ERRCODE = '42501',
-                  DETAIL = 'Its owner, or a role that may create objects in it, could put objects of their own where this superuser-only function looks for the extension''s.',
-                  HINT = 'Install id_gen in a schema only superusers can change: DROP EXTENSION id_gen; CREATE SCHEMA id_gen AUTHORIZATION <superuser>; CREATE EXTENSION id_gen SCHEMA id_gen; (or make a superuser the schema''s owner and revoke CREATE on it from other roles).';
-    END IF;
+    -- The extension's schema (see the top of 61_shard_admin.sql), reached by OID.
+    EXECUTE pg_catalog.format('SELECT %I.extension_schema_check(false)',
+                              (SELECT n.nspname FROM pg_catalog.pg_namespace n WHERE n.oid = ext));
     IF create_shard.shard IS NULL OR create_shard.shard NOT BETWEEN 0 AND 8191 THEN
         RAISE EXCEPTION 'shard number % is out of range', create_shard.shard
             USING ERRCODE = '22003', HINT = 'Shard numbers are 0 to 8191 (13 bits).';
@@ -206,28 +236,13 @@ CREATE OR REPLACE FUNCTION drop_shard(shard int4, cascade boolean DEFAULT false)
 DECLARE
     sch name;
     ext oid := (SELECT e.extnamespace FROM pg_catalog.pg_extension e WHERE e.extname = 'id_gen');
-    others text;
 BEGIN
     IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
         RAISE EXCEPTION 'permission denied to drop a shard' USING ERRCODE = '42501';
     END IF;
-    -- The extension's schema (see the top of 61_shard_admin.sql).
-    IF ext IS DISTINCT FROM pg_catalog.to_regnamespace('@extschema@') THEN
-        RAISE EXCEPTION 'the schema of the id_gen extension is no longer named %', '@extschema@'
-            USING ERRCODE = '42501', DETAIL = 'It was renamed after the extension was installed; the shard functions name their objects in it by that name.',
-                  HINT = 'Give the extension''s schema its name back, or reinstall the extension.';
-    END IF;
-    others := (SELECT pg_catalog.array_to_string((pg_catalog.array_agg(pg_catalog.quote_ident(r.rolname) ORDER BY r.rolname))[1:5], ', ')
-                      || CASE WHEN pg_catalog.count(*) > 5 THEN ', ...' ELSE '' END
-                 FROM pg_catalog.pg_roles r, pg_catalog.pg_namespace n
-                WHERE n.oid = ext AND NOT r.rolsuper AND r.rolname <> 'pg_database_owner'
-                  AND (pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER') OR pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE')));
-    IF others IS NOT NULL THEN
-        RAISE EXCEPTION 'schema % of the id_gen extension can be changed by roles that are not superusers: %', '@extschema@', others
-            USING ERRCODE = '42501',
-                  DETAIL = 'Its owner, or a role that may create objects in it, could put objects of their own where this superuser-only function looks for the extension''s.',
-                  HINT = 'Install id_gen in a schema only superusers can change: DROP EXTENSION id_gen; CREATE SCHEMA id_gen AUTHORIZATION <superuser>; CREATE EXTENSION id_gen SCHEMA id_gen; (or make a superuser the schema''s owner and revoke CREATE on it from other roles).';
-    END IF;
+    -- The extension's schema (see the top of 61_shard_admin.sql), reached by OID.
+    EXECUTE pg_catalog.format('SELECT %I.extension_schema_check(false)',
+                              (SELECT n.nspname FROM pg_catalog.pg_namespace n WHERE n.oid = ext));
     DELETE FROM @extschema@.shard_registry r WHERE r.shard = drop_shard.shard RETURNING r.schema_name INTO sch;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'shard % does not exist', drop_shard.shard USING ERRCODE = '42704';
@@ -262,28 +277,13 @@ DECLARE
     other int4;
     blocks jsonb;
     ext oid := (SELECT e.extnamespace FROM pg_catalog.pg_extension e WHERE e.extname = 'id_gen');
-    others text;
 BEGIN
     IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
         RAISE EXCEPTION 'permission denied to rename a shard' USING ERRCODE = '42501';
     END IF;
-    -- The extension's schema (see the top of 61_shard_admin.sql).
-    IF ext IS DISTINCT FROM pg_catalog.to_regnamespace('@extschema@') THEN
-        RAISE EXCEPTION 'the schema of the id_gen extension is no longer named %', '@extschema@'
-            USING ERRCODE = '42501', DETAIL = 'It was renamed after the extension was installed; the shard functions name their objects in it by that name.',
-                  HINT = 'Give the extension''s schema its name back, or reinstall the extension.';
-    END IF;
-    others := (SELECT pg_catalog.array_to_string((pg_catalog.array_agg(pg_catalog.quote_ident(r.rolname) ORDER BY r.rolname))[1:5], ', ')
-                      || CASE WHEN pg_catalog.count(*) > 5 THEN ', ...' ELSE '' END
-                 FROM pg_catalog.pg_roles r, pg_catalog.pg_namespace n
-                WHERE n.oid = ext AND NOT r.rolsuper AND r.rolname <> 'pg_database_owner'
-                  AND (pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER') OR pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE')));
-    IF others IS NOT NULL THEN
-        RAISE EXCEPTION 'schema % of the id_gen extension can be changed by roles that are not superusers: %', '@extschema@', others
-            USING ERRCODE = '42501',
-                  DETAIL = 'Its owner, or a role that may create objects in it, could put objects of their own where this superuser-only function looks for the extension''s.',
-                  HINT = 'Install id_gen in a schema only superusers can change: DROP EXTENSION id_gen; CREATE SCHEMA id_gen AUTHORIZATION <superuser>; CREATE EXTENSION id_gen SCHEMA id_gen; (or make a superuser the schema''s owner and revoke CREATE on it from other roles).';
-    END IF;
+    -- The extension's schema (see the top of 61_shard_admin.sql), reached by OID.
+    EXECUTE pg_catalog.format('SELECT %I.extension_schema_check(false)',
+                              (SELECT n.nspname FROM pg_catalog.pg_namespace n WHERE n.oid = ext));
     IF rename_shard.new_schema_name IS NULL THEN
         RAISE EXCEPTION 'new schema name must not be null' USING ERRCODE = '22004';
     END IF;
@@ -338,21 +338,12 @@ REVOKE ALL ON FUNCTION rename_shard(int4, name) FROM PUBLIC;
 DO $$
 DECLARE
     ext oid := (SELECT e.extnamespace FROM pg_catalog.pg_extension e WHERE e.extname = 'id_gen');
-    others text;
     s record;
     msg text;
     hint text;
 BEGIN
-    others := (SELECT pg_catalog.array_to_string((pg_catalog.array_agg(pg_catalog.quote_ident(r.rolname) ORDER BY r.rolname))[1:5], ', ')
-                      || CASE WHEN pg_catalog.count(*) > 5 THEN ', ...' ELSE '' END
-                 FROM pg_catalog.pg_roles r, pg_catalog.pg_namespace n
-                WHERE n.oid = ext AND NOT r.rolsuper AND r.rolname <> 'pg_database_owner'
-                  AND (pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER') OR pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE')));
-    IF others IS NOT NULL THEN
-        RAISE WARNING 'schema % of the id_gen extension can be changed by roles that are not superusers: %', '@extschema@', others
-            USING DETAIL = 'create_shard(), drop_shard() and rename_shard() refuse to run until only superusers can change it, and a superuser calling any function in it by name trusts those roles.',
-                  HINT = 'Install id_gen in a schema only superusers can change: DROP EXTENSION id_gen; CREATE SCHEMA id_gen AUTHORIZATION <superuser>; CREATE EXTENSION id_gen SCHEMA id_gen; (or make a superuser the schema''s owner and revoke CREATE on it from other roles).';
-    END IF;
+    EXECUTE pg_catalog.format('SELECT %I.extension_schema_check(true)',
+                              (SELECT n.nspname FROM pg_catalog.pg_namespace n WHERE n.oid = ext));
     FOR s IN SELECT r.shard, r.schema_name FROM @extschema@.shard_registry r ORDER BY r.shard LOOP
         BEGIN
             PERFORM @extschema@.shard_trusted_next_id(s.schema_name);

@@ -117,6 +117,10 @@ BEGIN
     IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
         RAISE EXCEPTION 'permission denied to change the shard registry' USING ERRCODE = '42501';
     END IF;
+    -- The extension's schema, as create_shard() checks it (61_shard_admin.sql), reached by OID.
+    EXECUTE pg_catalog.format('SELECT %I.extension_schema_check(false)',
+                              (SELECT n.nspname FROM pg_catalog.pg_namespace n JOIN pg_catalog.pg_extension e
+                                   ON e.extnamespace = n.oid WHERE e.extname = 'id_gen'));
     CREATE TEMP TABLE idgen_reg ON COMMIT DROP AS
         SELECT * FROM pg_catalog.jsonb_populate_recordset(NULL::@extschema@.shard_registry, snapshot -> 'registry');
     CREATE TEMP TABLE idgen_blk ON COMMIT DROP AS
@@ -171,6 +175,10 @@ BEGIN
     IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
         RAISE EXCEPTION 'permission denied to synchronise shards' USING ERRCODE = '42501';
     END IF;
+    -- The extension's schema, as create_shard() checks it (61_shard_admin.sql), reached by OID.
+    EXECUTE pg_catalog.format('SELECT %I.extension_schema_check(false)',
+                              (SELECT n.nspname FROM pg_catalog.pg_namespace n JOIN pg_catalog.pg_extension e
+                                   ON e.extnamespace = n.oid WHERE e.extname = 'id_gen'));
     IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
         RAISE EXCEPTION 'shard_cluster_sync() needs Citus' USING ERRCODE = '55000',
             DETAIL = 'On a single server a shard is issued from its whole sequence field.';

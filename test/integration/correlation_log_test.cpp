@@ -316,6 +316,58 @@ TEST(CorrelationLog, PreloadedTerminationAndExitLinesCarryTheId) {
     EXPECT_TRUE(disconnection) << log.text();
 }
 
+// A parallel worker has the leader's ID and tags its own messages; the leader re-raises the
+// worker's error and warnings (the text the worker's hook tagged) and writes them again: still
+// one tag, in the leader's log lines and in the error the client gets.
+TEST(CorrelationLog, PreloadedParallelWorkerMessagesAreTaggedOnce) {
+    Db db(main_server(), "it_corr_parallel");
+    Log log(main_server().log);
+    const std::string id = unique("par");
+    pqxx::connection c(db.dsn());
+    const int pid = backend_pid(c);
+    {
+        pqxx::nontransaction tx(c);
+        tx.exec("CREATE TABLE t AS SELECT g AS x FROM generate_series(0, 9) g");
+        tx.exec("CREATE FUNCTION warn_from(x int) RETURNS int LANGUAGE plpgsql PARALLEL SAFE AS "
+                "$$BEGIN IF x = 3 THEN RAISE WARNING 'warned by a worker'; END IF; RETURN x; END$$");
+        // Every query under a Gather whose one worker runs it all (the leader only gathers):
+        // force_parallel_mode on 15, debug_parallel_query from 16 on.
+        tx.exec("SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000 "
+                "THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END, 'on', false)");
+        tx.exec("SET parallel_leader_participation = off");
+        tx.exec("SET id_gen.correlation_id = '" + id + "'");
+        EXPECT_NE(tx.exec("EXPLAIN SELECT 1 / x FROM t")[0][0].as<std::string>().find("Gather"), std::string::npos);
+        tx.exec("SELECT sum(warn_from(x)) FROM t");
+    }
+    std::string error;
+    try {
+        pqxx::nontransaction tx(c);
+        tx.exec("SELECT 1 / x FROM t");
+    } catch (const pqxx::sql_error& e) {
+        error = e.what();
+    }
+    EXPECT_NE(error.find("division by zero" + tag(id) + "\n"), std::string::npos) << error;
+    EXPECT_NE(error.find("parallel worker"), std::string::npos) << error;  // CONTEXT: raised in a worker
+    EXPECT_EQ(error.find(tag(id) + tag(id)), std::string::npos) << error;
+    ASSERT_TRUE(log.wait_for("division by zero"));
+    int leader_error = 0, leader_warning = 0, worker_lines = 0;
+    for (const auto& e : log.entries()) {
+        if (e.text.find(id) == std::string::npos) continue;
+        EXPECT_EQ(e.text.find(tag(id) + tag(id)), std::string::npos) << e.level << ": " << e.text;
+        const bool error_line = e.level == "ERROR" && e.text == "division by zero" + tag(id);
+        const bool warning_line = e.level == "WARNING" && e.text == "warned by a worker" + tag(id);
+        if (e.pid == pid) {
+            leader_error += error_line;
+            leader_warning += warning_line;
+        } else if (error_line || warning_line) {
+            ++worker_lines;
+        }
+    }
+    EXPECT_EQ(leader_error, 1) << log.text();
+    EXPECT_EQ(leader_warning, 1) << log.text();
+    EXPECT_GE(worker_lines, 2) << log.text();  // the workers wrote their own, tagged once too
+}
+
 // grep on an ID finds its whole story: the parent's lines and those of sessions working for its
 // children, which carry it as their prefix.
 TEST(CorrelationLog, PreloadedPrefixSearchFindsDescendants) {

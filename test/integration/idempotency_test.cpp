@@ -14,12 +14,15 @@
 #include <cstdio>
 #include <chrono>
 #include <condition_variable>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <pqxx/pqxx>
+#include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -374,6 +377,78 @@ TEST(Idempotency, RetryWaitsForRequestAcrossTransactions) {
     EXPECT_EQ(waited.original, "first");
     EXPECT_GE(waited_ms, 450) << "the retry did not wait for the request";
     EXPECT_LT(waited_ms, 10000);
+}
+
+// The bytes in use in backend `pid`'s memory contexts, from pg_log_backend_memory_contexts()'s
+// "Grand total" line in the main cluster's server log (written past offset `from`); -1 if none
+// appears within 10 s.
+long logged_bytes_in_use(const std::string& dsn, int pid, std::streamoff& from) {
+    const std::string log = idgen::it::env_or("IDGEN_WORK", "/tmp") + "/pg/server.log";
+    exec(dsn, "SELECT pg_log_backend_memory_contexts(" + std::to_string(pid) + ")");
+    const std::regex total(R"(\[)" + std::to_string(pid) + R"(\] LOG:  Grand total: .* ([0-9]+) used)");
+    for (int i = 0; i < 100; ++i) {
+        std::ifstream f(log, std::ios::binary);
+        f.seekg(from);
+        std::string line;
+        std::streamoff at = from;
+        while (std::getline(f, line)) {
+            at += static_cast<std::streamoff>(line.size()) + 1;
+            std::smatch m;
+            if (std::regex_search(line, m, total)) {
+                from = at;
+                return std::stol(m[1]);
+            }
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return -1;
+}
+
+// A duplicate that polls a key held across transactions frees what each reading of the row
+// allocated: its memory in use does not grow with the length of the wait (it grew by a few
+// hundred bytes per poll, 10 polls a second, for as long as the request's lock_timeout).
+TEST(Idempotency, WaitingDuplicateDoesNotGrowItsMemory) {
+    idgen::it::ScratchDb db("it_idem_wait_memory");
+    pqxx::connection a(db.dsn());
+    {
+        pqxx::nontransaction tx(a);
+        EXPECT_EQ(begin(tx, "s", "slow", "fp", true, "first", "60 seconds").state, "new");
+    }
+    std::streamoff from = 0;
+    {
+        std::ifstream f(idgen::it::env_or("IDGEN_WORK", "/tmp") + "/pg/server.log", std::ios::binary | std::ios::ate);
+        ASSERT_TRUE(f) << "the main cluster's server log is not readable";
+        from = f.tellg();
+    }
+    pqxx::connection w(db.dsn());
+    const int pid = [&] {
+        pqxx::nontransaction tx(w);
+        return tx.exec1("SELECT pg_backend_pid()")[0].as<int>();
+    }();
+    Begun waited;
+    std::string error;
+    std::thread retry([&] {
+        try {
+            pqxx::nontransaction tx(w);
+            waited = begin(tx, "s", "slow", "fp", true, "retry");
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    const long first = logged_bytes_in_use(db.dsn(), pid, from);
+    std::this_thread::sleep_for(std::chrono::milliseconds(4000));  // about 40 more polls
+    const long second = logged_bytes_in_use(db.dsn(), pid, from);
+    {
+        pqxx::nontransaction tx(a);
+        tx.exec("SELECT idempotency_finish('s', 'slow', '{\"done\": 1}', 'first')");
+    }
+    retry.join();
+    ASSERT_EQ(error, "");
+    EXPECT_EQ(waited.state, "replay");
+    ASSERT_GT(first, 0);
+    ASSERT_GT(second, 0);
+    EXPECT_LT(second - first, 4096) << first << " bytes in use after 1.5 s of waiting, " << second << " after 5.5 s";
 }
 
 // Whatever the isolation level, idempotency_begin() decides on the key's latest committed state:
@@ -764,6 +839,30 @@ TEST(Idempotency, FinishesAndReplaysAreHeapOnlyUpdates) {
     }
     EXPECT_EQ(upd, 2000);
     EXPECT_GE(hot, 1900) << "finishes and replays were not heap-only updates";
+    expect_indexes_intact(db.dsn());
+}
+
+// An index a superuser adds is maintained on every write path, a summarizing one (BRIN) too: from
+// 16 on, a finish that changes a column only BRIN covers is still a heap-only (HOT) update, and
+// the BRIN index then needs the new version's value, or a scan through it misses the row.
+TEST(Idempotency, AddedBrinIndexSeesFinishedKeys) {
+    idgen::it::ScratchDb db("it_idem_brin");
+    pqxx::connection c(db.dsn());
+    pqxx::nontransaction tx(c);
+    tx.exec("CREATE INDEX idem_updated_brin ON idempotency_keys USING brin (updated_at) WITH (pages_per_range = 1)");
+    tx.exec("SELECT count(*) FROM (SELECT (idempotency_begin('s', 'k' || g, 'f')).state FROM generate_series(1, 50) g) x");
+    tx.exec("SELECT brin_summarize_new_values('idem_updated_brin')");
+    tx.exec("SELECT pg_sleep(0.01)");
+    const std::string t1 = tx.exec1("SELECT clock_timestamp()::text")[0].c_str();
+    tx.exec("SELECT count(idempotency_finish('s', 'k' || g, '{\"ok\": true}')) FROM generate_series(1, 50) g");
+    tx.exec("SET enable_seqscan = off");
+    const std::string query = "SELECT count(*) FROM idempotency_keys WHERE updated_at > " + tx.quote(t1) + "::timestamptz";
+    std::string plan;
+    for (const auto& row : tx.exec("EXPLAIN " + query)) plan += std::string(row[0].c_str()) + "\n";
+    ASSERT_NE(plan.find("Bitmap Index Scan on idem_updated_brin"), std::string::npos) << plan;
+    EXPECT_EQ(tx.exec1(query)[0].as<int>(), 50);
+    tx.exec("RESET enable_seqscan");
+    EXPECT_EQ(tx.exec1(query)[0].as<int>(), 50);
     expect_indexes_intact(db.dsn());
 }
 

@@ -56,6 +56,19 @@ TEST(ShardCluster, WithoutCitus) {
     q(c, "DELETE FROM shard_blocks");
     q(c, "INSERT INTO shard_blocks SELECT 3, current_setting('id_gen.node_id')::int, 0, 4, now() + interval '1 hour'");
     EXPECT_EQ(sqlstate_of(c, "SELECT shard_3.next_id()"), "55000");
+    EXPECT_EQ(sqlstate_of(c, "SELECT shard_3.next_id()"), "55000");  // a refusal is not remembered as valid
+    // A block that becomes valid in 1.5 s: refused before, issued after (the backend then reads no
+    // clock for it); a new grant, valid later, is refused again in the same backend.
+    q(c, "DELETE FROM shard_blocks");
+    q(c, "INSERT INTO shard_blocks SELECT 3, current_setting('id_gen.node_id')::int, 0, 4, "
+         "clock_timestamp() + interval '1.5 seconds'");
+    EXPECT_EQ(sqlstate_of(c, "SELECT shard_3.next_id()"), "55000");
+    q(c, "SELECT pg_sleep(2)");
+    EXPECT_EQ(q(c, "SELECT count(DISTINCT shard_3.next_id()) FROM generate_series(1, 100)")[0][0].as<int>(), 100);
+    EXPECT_EQ(q(c, "SELECT count(DISTINCT shard_3.next_id()) FROM generate_series(1, 100)")[0][0].as<int>(), 100);
+    q(c, "DELETE FROM shard_blocks");
+    q(c, "INSERT INTO shard_blocks SELECT 3, current_setting('id_gen.node_id')::int, 16, 4, now() + interval '1 hour'");
+    EXPECT_EQ(sqlstate_of(c, "SELECT shard_3.next_id()"), "55000");
     // Blocks are aligned runs inside the field.
     EXPECT_EQ(sqlstate_of(c, "INSERT INTO shard_blocks VALUES (3, 7, 8, 4, '2024-01-01+00')"), "23514");
     EXPECT_EQ(sqlstate_of(c, "INSERT INTO shard_blocks VALUES (3, 8, 1024, 0, '2024-01-01+00')"), "23514");

@@ -168,6 +168,38 @@ TEST(ShardTrust, ExtensionSchemaOfALesserOwner) {
     EXPECT_FALSE(owner.is_superuser());
 }
 
+// extension_schema_check() is internal to the superuser-only functions: a role that is not a
+// superuser cannot call it (42501), a superuser gets true on a schema only superusers can change,
+// and the shard functions (the Citus ones too) still refuse through it once a lesser role may
+// create objects there.
+TEST(ShardTrust, ExtensionSchemaCheckIsInternal) {
+    const Server s = main_server();
+    Role caller(s, "it_trust_checker");
+    Scratch db(s, "it_trust_checker_db");
+    exec(db.dsn(), "CREATE EXTENSION id_gen");
+    std::string msg;
+    EXPECT_EQ(sqlstate_of(db.dsn("it_trust_checker"), "SELECT extension_schema_check(false)", &msg), "42501");
+    EXPECT_NE(msg.find("permission denied for function extension_schema_check"), std::string::npos) << msg;
+    EXPECT_EQ(sqlstate_of(db.dsn("it_trust_checker"), "SELECT extension_schema_check(true)"), "42501");
+    EXPECT_EQ(one_int(db.dsn(), "SELECT extension_schema_check(false)::int"), 1);
+    EXPECT_EQ(one_int(db.dsn(), "SELECT has_function_privilege('it_trust_checker', 'extension_schema_check(boolean)', "
+                                "'EXECUTE')::int"),
+              0);
+
+    exec(db.dsn(), "GRANT CREATE ON SCHEMA public TO it_trust_checker");
+    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT extension_schema_check(false)", &msg), "42501");
+    EXPECT_NE(msg.find("it_trust_checker"), std::string::npos) << msg;
+    EXPECT_EQ(one_int(db.dsn(), "SELECT extension_schema_check(true)::int"), 0);
+    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT create_shard(3)"), "42501");
+    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT shard_cluster_sync()"), "42501");
+    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT shard_cluster_apply('{}')"), "42501");
+    EXPECT_EQ(one_int(db.dsn(), "SELECT count(*) FROM pg_namespace WHERE nspname = 'shard_3'"), 0);
+    exec(db.dsn(), "REVOKE CREATE ON SCHEMA public FROM it_trust_checker");
+    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT shard_cluster_sync()"), "55000");  // checked, then: no Citus
+    exec(db.dsn(), "SELECT create_shard(3)");
+    EXPECT_EQ(one_int(db.dsn(), "SELECT shard_id_shard(shard_3.next_id())"), 3);
+}
+
 // DROP EXTENSION takes the registry's rows; the shard's next_id() stays. create_shard() with the
 // same number and epoch adopts it, and the shard continues above every ID it issued (shared
 // memory when preloaded, the state file otherwise).
