@@ -267,6 +267,9 @@ DECLARE
     arr oid;
     lib text := 'MODULE_PATHNAME';
     others text;
+    families text[];
+    sortsupport text[];
+    stmt text;
 BEGIN
     SELECT * INTO d FROM @extschema@.id_type_describe(id_type_drop.id_type);
     IF d.kind IS NULL THEN
@@ -302,8 +305,28 @@ BEGIN
                       HINT = 'Drop them first, or call drop_id_type(..., cascade => true) to drop them too.';
         END IF;
     END IF;
+    -- The operator families and the sortsupport function do not depend on the type: by hand.
+    SELECT pg_catalog.array_agg(pg_catalog.format('DROP OPERATOR FAMILY %I.%I USING %I CASCADE', s.nspname, f.opfname, a.amname))
+      INTO families
+      FROM pg_catalog.pg_opclass c
+      JOIN pg_catalog.pg_opfamily f ON f.oid = c.opcfamily
+      JOIN pg_catalog.pg_namespace s ON s.oid = f.opfnamespace
+      JOIN pg_catalog.pg_am a ON a.oid = f.opfmethod
+     WHERE c.opcintype = id_type_drop.id_type;
+    SELECT pg_catalog.array_agg(pr.amproc::pg_catalog.regprocedure::text)
+      INTO sortsupport
+      FROM pg_catalog.pg_amproc pr
+      JOIN pg_catalog.pg_opfamily f ON f.oid = pr.amprocfamily
+      JOIN pg_catalog.pg_am a ON a.oid = f.opfmethod
+     WHERE a.amname = 'btree' AND pr.amprocnum = 2 AND pr.amproclefttype = id_type_drop.id_type;
+    FOREACH stmt IN ARRAY coalesce(families, '{}') LOOP
+        EXECUTE stmt;
+    END LOOP;
     EXECUTE pg_catalog.format('DROP TYPE %s CASCADE', id_type_drop.id_type);
     EXECUTE pg_catalog.format('DROP FUNCTION %s', modin);
+    FOREACH stmt IN ARRAY coalesce(sortsupport, '{}') LOOP
+        EXECUTE pg_catalog.format('DROP FUNCTION %s', stmt);
+    END LOOP;
     PERFORM @extschema@.prefix_unregister(d.prefix);
 END
 $$;
