@@ -16,14 +16,18 @@ namespace {
 
 constexpr char kAlphabet[] = "0123456789abcdefghjkmnpqrstvwxyz";
 
-// The value of a lower-case TypeID character, or -1 (upper case, I, L, O, U and anything else).
-int typeid_digit(char c) noexcept {
-    if (c >= '0' && c <= '9') return c - '0';
-    for (int i = 10; i < 32; ++i) {
-        if (kAlphabet[i] == c) return i;
+// The value of each lower-case TypeID character; -1 for every other byte (upper case, the
+// Crockford aliases i, l, o, u, and anything else).
+struct DigitTable {
+    std::int8_t v[256];
+    constexpr DigitTable() : v() {
+        for (int i = 0; i < 256; ++i) v[i] = -1;
+        for (int i = 0; i < 32; ++i) v[static_cast<unsigned char>(kAlphabet[i])] = static_cast<std::int8_t>(i);
     }
-    return -1;
-}
+};
+constexpr DigitTable kDigits;
+
+int typeid_digit(char c) noexcept { return kDigits.v[static_cast<unsigned char>(c)]; }
 
 bool is_lower(char c) noexcept { return c >= 'a' && c <= 'z'; }
 
@@ -201,18 +205,19 @@ Result<IdValue> id_type_parse(const IdTypeSpec& spec, const char* s, std::size_t
         }
     }
     if (sep == n) return parse_bare(spec, s, n);
-    auto body = parse_body(spec, s + sep + 1, n - sep - 1);
-    if (!body) return body.error();
-    if (equal(s, sep, spec.prefix, spec.prefix_len)) return body;
-    // Well formed with another prefix: say which, when it is one a type could have.
-    if (sep > 0 && (prefix_valid(s, sep) || typeid_prefix_valid(s, sep))) {
-        if (wrong != nullptr) {
-            wrong->len = static_cast<std::uint8_t>(sep);
-            std::memcpy(wrong->prefix, s, sep);
+    if (!equal(s, sep, spec.prefix, spec.prefix_len)) {
+        // Another prefix: name it when a type could have it (whatever the body, which may be in
+        // another type's format), so the error says which entity's ID this is.
+        if (sep > 0 && (prefix_valid(s, sep) || typeid_prefix_valid(s, sep))) {
+            if (wrong != nullptr) {
+                wrong->len = static_cast<std::uint8_t>(sep);
+                std::memcpy(wrong->prefix, s, sep);
+            }
+            return Error::kWrongPrefix;
         }
-        return Error::kWrongPrefix;
+        return Error::kInvalidSyntax;
     }
-    return Error::kInvalidSyntax;
+    return parse_body(spec, s + sep + 1, n - sep - 1);
 }
 
 }  // namespace idgen

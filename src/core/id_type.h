@@ -77,8 +77,8 @@ struct WrongPrefix {
 };
 
 // Reads the type's text (either format's own, or the kind's bare text). kWrongPrefix (with the
-// prefix found in `wrong`) when the text is well formed but carries another prefix;
-// kInvalidSyntax / kOutOfRange as the kind's parser says otherwise.
+// prefix found in `wrong`) when the text carries another prefix that a type could have, whatever
+// its body; kInvalidSyntax / kOutOfRange as the kind's parser says otherwise.
 [[nodiscard]] Result<IdValue> id_type_parse(const IdTypeSpec& spec, const char* s, std::size_t n,
                                             WrongPrefix* wrong) noexcept;
 

@@ -165,8 +165,10 @@ TEST(IdType, Errors) {
     auto r = parse(acct, "ord_0000000000000000000000001", &w);
     EXPECT_EQ(r.error(), Error::kWrongPrefix);
     EXPECT_EQ(std::string(w.prefix, w.len), "ord");
-    // The body is checked before the prefix: a malformed body is malformed whatever the prefix.
-    EXPECT_EQ(parse(acct, "ord_000000000000000000000001").error(), Error::kInvalidSyntax);
+    // Another type's prefix is named whatever the body (another format's, or malformed).
+    EXPECT_EQ(parse(acct, "ord_000000000000000000000001").error(), Error::kWrongPrefix);
+    EXPECT_EQ(parse(acct, "ord_01h455vb4pex5vsknk084sn02q").error(), Error::kWrongPrefix);
+    EXPECT_EQ(parse(acct, "or.d_0000000000000000000000001").error(), Error::kInvalidSyntax);
     EXPECT_EQ(parse(acct, "acct_000000000000000000000001").error(), Error::kInvalidSyntax);   // 24 characters
     EXPECT_EQ(parse(acct, "acct_00000000000000000000000001").error(), Error::kInvalidSyntax); // 26
     EXPECT_EQ(parse(acct, "acct_zzzzzzzzzzzzzzzzzzzzzzzzz").error(), Error::kOutOfRange);
