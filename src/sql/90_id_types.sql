@@ -285,9 +285,9 @@ BEGIN
             SELECT k.classid, k.objid, k.objsubid FROM pg_catalog.pg_depend k JOIN dep
                 ON k.refclassid = dep.classid AND k.refobjid = dep.objid AND k.deptype IN ('n', 'a', 'i')
         )
-        SELECT pg_catalog.string_agg(pg_catalog.pg_describe_object(dep.classid, dep.objid, dep.objsubid), ', ' ORDER BY 1)
+        SELECT pg_catalog.string_agg(o.d, ', ' ORDER BY o.d)
           INTO others
-          FROM dep
+          FROM (SELECT pg_catalog.pg_describe_object(dep.classid, dep.objid, dep.objsubid) AS d FROM dep
          WHERE NOT (
                (dep.classid = 'pg_catalog.pg_type'::pg_catalog.regclass AND dep.objid IN (id_type_drop.id_type, arr))
             OR dep.classid IN ('pg_catalog.pg_operator'::pg_catalog.regclass, 'pg_catalog.pg_opclass'::pg_catalog.regclass,
@@ -298,7 +298,7 @@ BEGIN
                      WHERE p.oid = dep.objid
                        AND (l.lanname = 'internal' OR (l.lanname = 'c' AND p.probin = lib)
                             OR (p.prokind = 'a' AND p.proname IN ('min', 'max'))
-                            OR (l.lanname = 'sql' AND p.proname ~ '_(time|lower|upper)$')))));
+                            OR (l.lanname = 'sql' AND p.proname ~ '_(time|lower|upper)$')))))) o;
         IF others IS NOT NULL THEN
             RAISE EXCEPTION 'cannot drop ID type % because other objects depend on it', id_type_drop.id_type
                 USING ERRCODE = '2BP01', DETAIL = pg_catalog.format('Objects not made by create_id_type(): %s.', others),
