@@ -78,6 +78,12 @@ void check_restored(const std::string& dsn, const std::string& want_contents, co
     EXPECT_EQ(contents(dsn), want_contents);
     EXPECT_EQ(registry(dsn), want_registry);
     EXPECT_EQ(one(dsn, "SELECT count(*) FROM orders o JOIN accounts a ON a.id = o.account"), "6000");
+    // The restored btree indexes hold their order (amcheck, where the server has it).
+    if (one(dsn, "SELECT count(*) FROM pg_available_extensions WHERE name = 'amcheck'") != "0") {
+        exec(dsn, "CREATE EXTENSION IF NOT EXISTS amcheck");
+        EXPECT_EQ(one(dsn, "SELECT count(*) FROM (SELECT bt_index_check(c.oid, true) FROM pg_class c "
+                           "WHERE c.relname IN ('accounts_pkey', 'orders_pkey', 'orders_account')) s"), "3");
+    }
     EXPECT_EQ(one(dsn, "SELECT (SELECT max(id) FROM accounts) < gen_account_id()"), "t");
     EXPECT_EQ(one(dsn, "SELECT gen_order_id()::text ~ '^ord_[0-7][0-9a-hjkmnp-tv-z]{25}$'"), "t");
     EXPECT_EQ(sqlstate_of(dsn, "SELECT gen_account_id() = gen_order_id()"), "42883");
@@ -248,4 +254,17 @@ TEST(IdType, RenamedTypeKeepsItsText) {
     tx.exec("SELECT drop_id_type('customer_id', cascade => true)");
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM prefix_registry WHERE prefix = 'acct'").at(0).as<int>(), 0);
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM pg_proc WHERE proname LIKE 'account_id%'").at(0).as<int>(), 0);
+}
+
+// Soft input errors (PostgreSQL 16 and later): pg_input_is_valid() and pg_input_error_info() on a
+// created type, without raising.
+TEST(IdType, SoftInputErrors) {
+    idgen::it::ScratchDb db("it_idtype_soft");
+    if (std::stoi(one(db.dsn(), "SHOW server_version_num")) < 160000) GTEST_SKIP() << "no soft input errors before PostgreSQL 16";
+    make_source(db.dsn());
+    EXPECT_EQ(one(db.dsn(), "SELECT pg_input_is_valid('acct_0000000000000000000000001', 'account_id')"), "t");
+    EXPECT_EQ(one(db.dsn(), "SELECT pg_input_is_valid('acct_x', 'account_id')"), "f");
+    EXPECT_EQ(one(db.dsn(), "SELECT sql_error_code || ' ' || message FROM pg_input_error_info('ord_01h455vb4pex5vsknk084sn02q', 'account_id')"),
+              "22P02 invalid input syntax for a prefixed ID: type account_id expects prefix \"acct\", found \"ord\" in \"ord_01h455vb4pex5vsknk084sn02q\"");
+    EXPECT_EQ(one(db.dsn(), "SELECT sql_error_code FROM pg_input_error_info('evt_0000000000000', 'event_id')"), "22003");
 }
