@@ -49,6 +49,10 @@ SELECT 'evt_0000000000000'::event_id;
 SELECT '0'::event_id;
 SELECT 'acct_zzzzzzzzzzzzzzzzzzzzzzzzz'::account_id;
 SELECT 'x'::account_id(3);
+-- An input function called by hand for another type is refused (it would build the wrong layout).
+\set VERBOSITY sqlstate
+SELECT account_id_in('evt_000000000003f', 'event_id'::regtype, -1);
+\set VERBOSITY default
 \set VERBOSITY sqlstate
 SELECT 'ord_0000000000000000000000001'::account_id;
 SELECT 'ord_8zzzzzzzzzzzzzzzzzzzzzzzzz'::order_id;

@@ -50,7 +50,7 @@ HTAB* g_cache = nullptr;         // type OID -> TypeInfo, per backend
 
 void invalidate(Datum, int, uint32) { ++g_generation; }
 
-// The spec of `type` from its catalog entries; nullptr if it is not a per-entity ID type.
+// The spec of `type` from its catalog entries; false if it is not a per-entity ID type.
 bool load_spec(Oid type, TypeInfo* out) {
     HeapTuple tt = SearchSysCache1(TYPEOID, ObjectIdGetDatum(type));
     if (!HeapTupleIsValid(tt)) return false;
@@ -124,6 +124,23 @@ Oid arg0_type(FunctionCallInfo fcinfo) {
     return type;
 }
 
+// The type an input function was asked for (its second argument), checked once per call site
+// against the type the function returns: called by hand with another type's OID, it would build
+// a value of the other type's layout (8 bytes by value where 16 by reference are expected).
+Oid input_type(FunctionCallInfo fcinfo) {
+    const Oid type = PG_GETARG_OID(1);
+    auto* cached = static_cast<TypeInfo*>(fcinfo->flinfo->fn_extra);
+    if (cached != nullptr && cached->type == type) return type;
+    HeapTuple pt = SearchSysCache1(PROCOID, ObjectIdGetDatum(fcinfo->flinfo->fn_oid));
+    if (!HeapTupleIsValid(pt)) elog(ERROR, "cache lookup failed for function %u", fcinfo->flinfo->fn_oid);
+    const Oid returns = reinterpret_cast<Form_pg_proc>(GETSTRUCT(pt))->prorettype;
+    ReleaseSysCache(pt);
+    if (returns != type)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("input function of type %s called for type with OID %u", format_type_be(returns), type)));
+    return type;
+}
+
 idgen::IdValue value_of(const idgen::IdTypeSpec& spec, Datum d) {
     idgen::IdValue v{};
     if (spec.kind == idgen::IdKind::kSnowflake) {
@@ -148,7 +165,7 @@ const char* kind_name(idgen::IdKind k) {
 // <type>_in(cstring, oid, int4): the prefixed (or TypeID) text, or the kind's bare text.
 IDGEN_FUNCTION(id_type_in) {
     const char* text = PG_GETARG_CSTRING(0);
-    const TypeInfo& info = type_info(fcinfo, PG_GETARG_OID(1));
+    const TypeInfo& info = type_info(fcinfo, input_type(fcinfo));
     const std::size_t n = std::strlen(text);
     auto* bytes = info.spec.kind == idgen::IdKind::kSnowflake ? nullptr : static_cast<std::uint8_t*>(palloc(16));
     idgen::WrongPrefix wrong{};
