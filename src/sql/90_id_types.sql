@@ -1,0 +1,366 @@
+-------------------------------------------------------------------------------
+-- One ID type per entity: create_id_type('account_id', kind => 'ulid', prefix => 'acct') makes a
+-- base type of its own, so that comparing an account's ID with an order's fails when the query is
+-- planned (42883) instead of returning nothing. Written with CREATE OR REPLACE: the install script
+-- and the 0.1.0 -> 0.2.0 upgrade script share it.
+--
+-- A created type and its objects are not members of the extension (they are made at run time, as
+-- a shard's next_id() is): pg_dump dumps them as ordinary objects, in pre-data. Their functions
+-- are the extension's C entry points (id_type_in/id_type_out for text; the kind's own for binary
+-- I/O, comparison, hashing, generation and decoding) or built-in ones: no code per type. The text
+-- functions learn the type's kind, format and prefix from the type's TYPMOD_IN function, which
+-- holds them as a constant and comes with the type in pre-data (see src/pg/id_type.cpp), so a
+-- restore that loads data before the prefix registry's rows reads every value.
+--
+-- create_id_type() and drop_id_type() are superuser only and run as a superuser. They are
+-- BEGIN ATOMIC SQL functions: the functions they call (the check, then the work) are bound by OID
+-- when the extension is installed, not looked up by name when they run, so the checks below are
+-- written once and cannot be replaced by the owner of a renamed extension schema.
+-------------------------------------------------------------------------------
+
+-- The body of every <type>_typmod_in(): refuses a type modifier.
+CREATE OR REPLACE FUNCTION id_type_typmod_in(cstring[], spec text) RETURNS int4
+    AS 'MODULE_PATHNAME', 'id_type_typmod_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_type_typmod_in(cstring[], text) IS 'internal to types made by create_id_type(): they take no type modifier';
+
+-- What a type made by create_id_type() is, as its text functions read it; no row for other types.
+CREATE OR REPLACE FUNCTION id_type_describe(id_type regtype, OUT kind text, OUT format text, OUT prefix text)
+    RETURNS record
+    AS 'MODULE_PATHNAME', 'id_type_describe' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_type_describe(regtype) IS 'kind, text format and prefix of a type made by create_id_type(); NULL for other types';
+
+-- The checks of a superuser-only path that writes into schema `target`: the caller is a superuser;
+-- the extension's schema still has its name and only superusers can change it; `target` exists and
+-- is owned by a superuser (its owner could otherwise replace gen_<type>() with a function of their
+-- own, which column defaults would run as whoever inserts a row, superusers included).
+CREATE OR REPLACE FUNCTION id_type_admin_check(caller text, target name) RETURNS void
+    LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    ext oid := (SELECT e.extnamespace FROM pg_catalog.pg_extension e WHERE e.extname = 'id_gen');
+    others text;
+    owner_desc text;
+    trusted boolean;
+BEGIN
+    IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+        RAISE EXCEPTION 'permission denied for %', caller
+            USING ERRCODE = '42501', HINT = pg_catalog.format('%s creates or drops a base type and C-language functions: only a superuser can call it.', caller);
+    END IF;
+    IF ext IS DISTINCT FROM pg_catalog.to_regnamespace('@extschema@') THEN
+        RAISE EXCEPTION 'the schema of the id_gen extension is no longer named %', '@extschema@'
+            USING ERRCODE = '42501', DETAIL = 'It was renamed after the extension was installed; the ID type functions name their objects in it by that name.',
+                  HINT = 'Give the extension''s schema its name back, or reinstall the extension.';
+    END IF;
+    others := (SELECT pg_catalog.array_to_string((pg_catalog.array_agg(pg_catalog.quote_ident(r.rolname) ORDER BY r.rolname))[1:5], ', ')
+                      || CASE WHEN pg_catalog.count(*) > 5 THEN ', ...' ELSE '' END
+                 FROM pg_catalog.pg_roles r, pg_catalog.pg_namespace n
+                WHERE n.oid = ext AND NOT r.rolsuper AND r.rolname <> 'pg_database_owner'
+                  AND (pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER') OR pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE')));
+    IF others IS NOT NULL THEN
+        RAISE EXCEPTION 'schema % of the id_gen extension can be changed by roles that are not superusers: %', '@extschema@', others
+            USING ERRCODE = '42501',
+                  DETAIL = 'Its owner, or a role that may create objects in it, could put objects of their own where this superuser-only function looks for the extension''s.',
+                  HINT = 'Install id_gen in a schema only superusers can change: DROP EXTENSION id_gen; CREATE SCHEMA id_gen AUTHORIZATION <superuser>; CREATE EXTENSION id_gen SCHEMA id_gen; (or make a superuser the schema''s owner and revoke CREATE on it from other roles).';
+    END IF;
+    -- pg_database_owner (the owner of public since PostgreSQL 15) stands for the database's owner.
+    SELECT o.rolsuper,
+           CASE WHEN pg_catalog.pg_get_userbyid(n.nspowner) = 'pg_database_owner'
+                THEN pg_catalog.format('pg_database_owner (the owner of this database, role "%s")', o.rolname)
+                ELSE pg_catalog.format('role "%s"', o.rolname) END
+      INTO trusted, owner_desc
+      FROM pg_catalog.pg_namespace n
+      JOIN pg_catalog.pg_database d ON d.datname = pg_catalog.current_database()
+      JOIN pg_catalog.pg_roles o
+        ON o.oid = CASE WHEN pg_catalog.pg_get_userbyid(n.nspowner) = 'pg_database_owner' THEN d.datdba ELSE n.nspowner END
+     WHERE n.nspname = target;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'schema "%" does not exist', target USING ERRCODE = '3F000';
+    END IF;
+    IF NOT trusted THEN
+        RAISE EXCEPTION 'schema "%" is owned by %, which is not a superuser', target, owner_desc
+            USING ERRCODE = '42501',
+                  DETAIL = 'The owner of an ID type''s schema could replace its generator with a function of their own, which column defaults would run as whoever inserts a row, superusers included.',
+                  HINT = pg_catalog.format('Transfer the schema to a superuser (ALTER SCHEMA %I OWNER TO <superuser>) or choose another schema.', target);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION id_type_admin_check(text, name) IS 'internal to create_id_type() and drop_id_type(): the superuser and schema-ownership checks';
+REVOKE ALL ON FUNCTION id_type_admin_check(text, name) FROM PUBLIC;
+
+-- The work of create_id_type(), after id_type_admin_check().
+CREATE OR REPLACE FUNCTION id_type_create(type_name name, kind text, prefix text, format text, schema_name name)
+    RETURNS regtype
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    SET client_min_messages = warning  -- not the notices about the shell type its I/O functions name
+    AS $$
+DECLARE
+    sch name := id_type_create.schema_name;
+    t text;            -- the type, schema-qualified and quoted
+    n name := id_type_create.type_name;
+    base text;         -- the kind's type
+    cmp text; lt text; le text; eq text; ne text; ge text; gt text; sortsup text; hash text; hashx text;
+    recv text; send text; smaller text; larger text; gen text; gen_parallel text;
+    fname text;
+    spec text;
+    clash text;
+BEGIN
+    IF n IS NULL OR n = '' THEN
+        RAISE EXCEPTION 'an ID type''s name must not be empty' USING ERRCODE = '42602';
+    END IF;
+    IF pg_catalog.length(n) > 49 THEN
+        RAISE EXCEPTION 'ID type name "%" is too long', n
+            USING ERRCODE = '42622', DETAIL = 'Its functions are named <type>_hash_extended and so on: a name of at most 49 characters leaves room for them.';
+    END IF;
+    IF id_type_create.kind IS NULL OR id_type_create.kind NOT IN ('ulid', 'uuidv7', 'snowflake') THEN
+        RAISE EXCEPTION 'invalid kind "%" for an ID type', id_type_create.kind
+            USING ERRCODE = '22023', HINT = 'The kind is ''ulid'', ''uuidv7'' or ''snowflake''.';
+    END IF;
+    IF id_type_create.format IS NULL OR id_type_create.format NOT IN ('prefixed', 'typeid') THEN
+        RAISE EXCEPTION 'invalid text format "%" for an ID type', id_type_create.format
+            USING ERRCODE = '22023', HINT = 'The format is ''prefixed'' (prefix, ''_'', base36) or ''typeid'' (TypeID 0.3, 128-bit kinds only).';
+    END IF;
+    IF id_type_create.format = 'typeid' AND id_type_create.kind = 'snowflake' THEN
+        RAISE EXCEPTION 'the typeid format needs a 128-bit kind' USING ERRCODE = '22023',
+            HINT = 'TypeID encodes a UUID: use kind ''ulid'' or ''uuidv7'', or format ''prefixed''.';
+    END IF;
+    IF id_type_create.prefix IS NULL OR id_type_create.prefix !~ '^[a-z][a-z0-9]{0,15}$' THEN
+        RAISE EXCEPTION 'invalid prefix "%"', id_type_create.prefix
+            USING ERRCODE = '22023', HINT = 'A prefix is 1 to 16 lower-case ASCII letters or digits, starting with a letter.';
+    END IF;
+    IF id_type_create.format = 'typeid' AND id_type_create.prefix !~ '^[a-z]+$' THEN
+        RAISE EXCEPTION 'invalid prefix "%" for the typeid format', id_type_create.prefix
+            USING ERRCODE = '22023', HINT = 'TypeID prefixes have no digits, and the registry''s have no underscores: 1 to 16 lower-case ASCII letters.';
+    END IF;
+    -- Names: the type, its array type's usual name and every function and operator class it gets.
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_type y JOIN pg_catalog.pg_namespace s ON s.oid = y.typnamespace
+                WHERE s.nspname = sch AND y.typname = n) THEN
+        RAISE EXCEPTION 'type %.% already exists', pg_catalog.quote_ident(sch), pg_catalog.quote_ident(n) USING ERRCODE = '42710';
+    END IF;
+    clash := (SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('%I.%I', sch, p.proname), ', ')
+                FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace s ON s.oid = p.pronamespace
+               WHERE s.nspname = sch
+                 AND p.proname IN (n || '_in', n || '_out', n || '_recv', n || '_send', n || '_typmod_in',
+                                   n || '_eq', n || '_ne', n || '_lt', n || '_le', n || '_gt', n || '_ge',
+                                   n || '_cmp', n || '_sortsupport', n || '_hash', n || '_hash_extended',
+                                   n || '_smaller', n || '_larger', 'gen_' || n, n || '_time',
+                                   n || '_lower', n || '_upper'));
+    IF clash IS NOT NULL THEN
+        RAISE EXCEPTION 'cannot create ID type %.%: functions named like its own already exist: %',
+                        pg_catalog.quote_ident(sch), pg_catalog.quote_ident(n), clash
+            USING ERRCODE = '42723', HINT = 'Choose another type name or schema.';
+    END IF;
+    -- The registry keeps prefixes unique (42710 naming the owner when taken).
+    PERFORM @extschema@.prefix_register(id_type_create.prefix, pg_catalog.format('ID type %I.%I', sch, n));
+
+    t := pg_catalog.format('%I.%I', sch, n);
+    IF id_type_create.kind = 'snowflake' THEN
+        base := '@extschema@.snowflake';
+        cmp := 'btint8cmp'; sortsup := 'btint8sortsupport'; hash := 'hashint8'; hashx := 'hashint8extended';
+        eq := 'int8eq'; ne := 'int8ne'; lt := 'int8lt'; le := 'int8le'; gt := 'int8gt'; ge := 'int8ge';
+        recv := 'LANGUAGE C AS ''MODULE_PATHNAME'', ''snowflake_recv''';
+        send := 'LANGUAGE internal AS ''int8send''';
+        smaller := 'LANGUAGE internal AS ''int8smaller'''; larger := 'LANGUAGE internal AS ''int8larger''';
+        gen := 'gen_snowflake'; gen_parallel := 'UNSAFE';
+    ELSE
+        base := CASE id_type_create.kind WHEN 'ulid' THEN '@extschema@.ulid' ELSE 'pg_catalog.uuid' END;
+        cmp := 'uuid_cmp'; sortsup := 'uuid_sortsupport'; hash := 'uuid_hash'; hashx := 'uuid_hash_extended';
+        eq := 'uuid_eq'; ne := 'uuid_ne'; lt := 'uuid_lt'; le := 'uuid_le'; gt := 'uuid_gt'; ge := 'uuid_ge';
+        recv := 'LANGUAGE internal AS ''uuid_recv''';
+        send := 'LANGUAGE internal AS ''uuid_send''';
+        smaller := 'LANGUAGE C AS ''MODULE_PATHNAME'', ''ulid_smaller'''; larger := 'LANGUAGE C AS ''MODULE_PATHNAME'', ''ulid_larger''';
+        gen := CASE id_type_create.kind WHEN 'ulid' THEN 'gen_ulid' ELSE 'gen_uuidv7' END; gen_parallel := 'SAFE';
+    END IF;
+    spec := pg_catalog.format('kind=%s format=%s prefix=%s', id_type_create.kind, id_type_create.format, id_type_create.prefix);
+
+    EXECUTE pg_catalog.format('CREATE TYPE %s', t);
+    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(cstring, oid, int4) RETURNS %s AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE',
+                              sch, n || '_in', t, 'MODULE_PATHNAME', 'id_type_in');
+    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(%s) RETURNS cstring AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE',
+                              sch, n || '_out', t, 'MODULE_PATHNAME', 'id_type_out');
+    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(internal) RETURNS %s %s IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_recv', t, recv);
+    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(%s) RETURNS bytea %s IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_send', t, send);
+    -- The type's spec, read by id_type_in/id_type_out through pg_type.typmodin (src/pg/id_type.cpp).
+    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(cstring[]) RETURNS int4 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS %L',
+                              sch, n || '_typmod_in',
+                              pg_catalog.format('SELECT @extschema@.id_type_typmod_in($1, %L)', spec));
+    EXECUTE pg_catalog.format('CREATE TYPE %s (INPUT = %I.%I, OUTPUT = %I.%I, RECEIVE = %I.%I, SEND = %I.%I, TYPMOD_IN = %I.%I, LIKE = %s, CATEGORY = %L)',
+                              t, sch, n || '_in', sch, n || '_out', sch, n || '_recv', sch, n || '_send', sch, n || '_typmod_in', base, 'U');
+    EXECUTE pg_catalog.format('COMMENT ON TYPE %s IS %L', t,
+                              pg_catalog.format('ID of one entity (id_gen create_id_type): %s, text %s, prefix %s', id_type_create.kind, id_type_create.format, id_type_create.prefix));
+
+    -- Comparison and hashing: the kind's built-in functions on the same bytes.
+    FOREACH fname IN ARRAY ARRAY['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'cmp'] LOOP
+        EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(%s, %s) RETURNS %s AS %L LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF',
+                                  sch, n || '_' || fname, t, t, CASE fname WHEN 'cmp' THEN 'int4' ELSE 'bool' END,
+                                  CASE fname WHEN 'eq' THEN eq WHEN 'ne' THEN ne WHEN 'lt' THEN lt WHEN 'le' THEN le
+                                             WHEN 'gt' THEN gt WHEN 'ge' THEN ge ELSE cmp END);
+    END LOOP;
+    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(internal) RETURNS void AS %L LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_sortsupport', sortsup);
+    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(%s) RETURNS int4 AS %L LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF', sch, n || '_hash', t, hash);
+    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(%s, int8) RETURNS int8 AS %L LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF', sch, n || '_hash_extended', t, hashx);
+
+    EXECUTE pg_catalog.format('CREATE OPERATOR %I.= (LEFTARG = %s, RIGHTARG = %s, FUNCTION = %I.%I, COMMUTATOR = OPERATOR(%I.=), NEGATOR = OPERATOR(%I.<>), RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES)', sch, t, t, sch, n || '_eq', sch, sch);
+    EXECUTE pg_catalog.format('CREATE OPERATOR %I.<> (LEFTARG = %s, RIGHTARG = %s, FUNCTION = %I.%I, COMMUTATOR = OPERATOR(%I.<>), NEGATOR = OPERATOR(%I.=), RESTRICT = neqsel, JOIN = neqjoinsel)', sch, t, t, sch, n || '_ne', sch, sch);
+    EXECUTE pg_catalog.format('CREATE OPERATOR %I.< (LEFTARG = %s, RIGHTARG = %s, FUNCTION = %I.%I, COMMUTATOR = OPERATOR(%I.>), NEGATOR = OPERATOR(%I.>=), RESTRICT = scalarltsel, JOIN = scalarltjoinsel)', sch, t, t, sch, n || '_lt', sch, sch);
+    EXECUTE pg_catalog.format('CREATE OPERATOR %I.<= (LEFTARG = %s, RIGHTARG = %s, FUNCTION = %I.%I, COMMUTATOR = OPERATOR(%I.>=), NEGATOR = OPERATOR(%I.>), RESTRICT = scalarlesel, JOIN = scalarlejoinsel)', sch, t, t, sch, n || '_le', sch, sch);
+    EXECUTE pg_catalog.format('CREATE OPERATOR %I.> (LEFTARG = %s, RIGHTARG = %s, FUNCTION = %I.%I, COMMUTATOR = OPERATOR(%I.<), NEGATOR = OPERATOR(%I.<=), RESTRICT = scalargtsel, JOIN = scalargtjoinsel)', sch, t, t, sch, n || '_gt', sch, sch);
+    EXECUTE pg_catalog.format('CREATE OPERATOR %I.>= (LEFTARG = %s, RIGHTARG = %s, FUNCTION = %I.%I, COMMUTATOR = OPERATOR(%I.<=), NEGATOR = OPERATOR(%I.<), RESTRICT = scalargesel, JOIN = scalargejoinsel)', sch, t, t, sch, n || '_ge', sch, sch);
+
+    EXECUTE pg_catalog.format('CREATE OPERATOR CLASS %I.%I DEFAULT FOR TYPE %s USING btree AS OPERATOR 1 %I.<, OPERATOR 2 %I.<=, OPERATOR 3 %I.=, OPERATOR 4 %I.>=, OPERATOR 5 %I.>, FUNCTION 1 %I.%I(%s, %s), FUNCTION 2 %I.%I(internal), FUNCTION 4 pg_catalog.btequalimage(oid)',
+                              sch, n || '_ops', t, sch, sch, sch, sch, sch, sch, n || '_cmp', t, t, sch, n || '_sortsupport');
+    EXECUTE pg_catalog.format('CREATE OPERATOR CLASS %I.%I DEFAULT FOR TYPE %s USING hash AS OPERATOR 1 %I.=, FUNCTION 1 %I.%I(%s), FUNCTION 2 %I.%I(%s, int8)',
+                              sch, n || '_ops', t, sch, sch, n || '_hash', t, sch, n || '_hash_extended', t);
+    EXECUTE pg_catalog.format('CREATE OPERATOR CLASS %I.%I DEFAULT FOR TYPE %s USING brin AS OPERATOR 1 %I.<, OPERATOR 2 %I.<=, OPERATOR 3 %I.=, OPERATOR 4 %I.>=, OPERATOR 5 %I.>, '
+                              'FUNCTION 1 pg_catalog.brin_minmax_opcinfo(internal), FUNCTION 2 pg_catalog.brin_minmax_add_value(internal, internal, internal, internal), '
+                              'FUNCTION 3 pg_catalog.brin_minmax_consistent(internal, internal, internal), FUNCTION 4 pg_catalog.brin_minmax_union(internal, internal, internal)',
+                              sch, n || '_minmax_ops', t, sch, sch, sch, sch, sch);
+
+    -- min() and max(), answered from a btree index through their sort operators.
+    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(%s, %s) RETURNS %s %s IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_smaller', t, t, t, smaller);
+    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(%s, %s) RETURNS %s %s IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_larger', t, t, t, larger);
+    EXECUTE pg_catalog.format('CREATE AGGREGATE %I.min(%s) (SFUNC = %I.%I, STYPE = %s, COMBINEFUNC = %I.%I, SORTOP = OPERATOR(%I.<), PARALLEL = SAFE)', sch, t, sch, n || '_smaller', t, sch, n || '_smaller', sch);
+    EXECUTE pg_catalog.format('CREATE AGGREGATE %I.max(%s) (SFUNC = %I.%I, STYPE = %s, COMBINEFUNC = %I.%I, SORTOP = OPERATOR(%I.>), PARALLEL = SAFE)', sch, t, sch, n || '_larger', t, sch, n || '_larger', sch);
+
+    -- Explicit casts to and from the kind's type only: the same bytes, every value valid in both.
+    EXECUTE pg_catalog.format('CREATE CAST (%s AS %s) WITHOUT FUNCTION', t, base);
+    EXECUTE pg_catalog.format('CREATE CAST (%s AS %s) WITHOUT FUNCTION', base, t);
+
+    -- The generator (the kind's: one ascending sequence per backend, or per node for snowflakes).
+    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I() RETURNS %s AS %L, %L LANGUAGE C VOLATILE PARALLEL %s',
+                              sch, 'gen_' || n, t, 'MODULE_PATHNAME', gen, gen_parallel);
+    EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.%I() IS %L', sch, 'gen_' || n,
+                              pg_catalog.format('new %s (%s)', n, CASE id_type_create.kind WHEN 'snowflake' THEN 'a twitter-layout snowflake of node id_gen.node_id' ELSE 'a ' || id_type_create.kind || ', ascending within a backend' END));
+
+    -- Time and bounds: every ID made at a time in the millisecond of `at` lies in [lower(at), upper(at)].
+    IF id_type_create.kind = 'snowflake' THEN
+        EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(id %s) RETURNS timestamptz LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN @extschema@.snowflake_time(id::@extschema@.snowflake, %L)', sch, n || '_time', t, 'twitter');
+        EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(at timestamptz) RETURNS %s LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN @extschema@.snowflake_lower(at, %L)::%s', sch, n || '_lower', t, 'twitter', t);
+        EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(at timestamptz) RETURNS %s LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN @extschema@.snowflake_upper(at, %L)::%s', sch, n || '_upper', t, 'twitter', t);
+    ELSE
+        EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(id %s) RETURNS timestamptz AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_time', t, 'MODULE_PATHNAME',
+                                  CASE id_type_create.kind WHEN 'ulid' THEN 'ulid_time' ELSE 'uuidv7_time' END);
+        EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(at timestamptz) RETURNS %s AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_lower', t, 'MODULE_PATHNAME',
+                                  id_type_create.kind || '_lower');
+        EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(at timestamptz) RETURNS %s AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_upper', t, 'MODULE_PATHNAME',
+                                  id_type_create.kind || '_upper');
+    END IF;
+    EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.%I(%s) IS %L', sch, n || '_time', t, 'the millisecond time inside the ID');
+    EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.%I(timestamptz) IS %L', sch, n || '_lower', 'smallest ID of the millisecond containing the given time');
+    EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.%I(timestamptz) IS %L', sch, n || '_upper', 'largest ID of the millisecond containing the given time');
+    RETURN t::regtype;
+END
+$$;
+COMMENT ON FUNCTION id_type_create(name, text, text, text, name) IS 'internal to create_id_type()';
+REVOKE ALL ON FUNCTION id_type_create(name, text, text, text, name) FROM PUBLIC;
+
+-- The work of drop_id_type(), after id_type_admin_check().
+CREATE OR REPLACE FUNCTION id_type_drop(id_type regtype, cascade boolean) RETURNS void
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    SET client_min_messages = warning  -- not a notice per object DROP TYPE ... CASCADE drops
+    AS $$
+DECLARE
+    d record;
+    modin regprocedure;
+    arr oid;
+    lib text := 'MODULE_PATHNAME';
+    others text;
+    families text[];
+    sortsupport text[];
+    stmt text;
+BEGIN
+    SELECT * INTO d FROM @extschema@.id_type_describe(id_type_drop.id_type);
+    IF d.kind IS NULL THEN
+        RAISE EXCEPTION 'type % is not an ID type made by create_id_type()', id_type_drop.id_type USING ERRCODE = '42809';
+    END IF;
+    SELECT y.typmodin, y.typarray INTO modin, arr FROM pg_catalog.pg_type y WHERE y.oid = id_type_drop.id_type;
+    -- Everything DROP TYPE ... CASCADE would drop; what create_id_type() did not make stops a plain drop.
+    IF NOT id_type_drop.cascade THEN
+        WITH RECURSIVE dep(classid, objid, objsubid) AS (
+            SELECT k.classid, k.objid, k.objsubid FROM pg_catalog.pg_depend k
+             WHERE k.refclassid = 'pg_catalog.pg_type'::pg_catalog.regclass AND k.refobjid = id_type_drop.id_type AND k.deptype IN ('n', 'a', 'i')
+            UNION
+            SELECT k.classid, k.objid, k.objsubid FROM pg_catalog.pg_depend k JOIN dep
+                ON k.refclassid = dep.classid AND k.refobjid = dep.objid AND k.deptype IN ('n', 'a', 'i')
+        )
+        SELECT pg_catalog.string_agg(o.d, ', ' ORDER BY o.d)
+          INTO others
+          FROM (SELECT pg_catalog.pg_describe_object(dep.classid, dep.objid, dep.objsubid) AS d FROM dep
+         WHERE NOT (
+               (dep.classid = 'pg_catalog.pg_type'::pg_catalog.regclass AND dep.objid IN (id_type_drop.id_type, arr))
+            OR dep.classid IN ('pg_catalog.pg_operator'::pg_catalog.regclass, 'pg_catalog.pg_opclass'::pg_catalog.regclass,
+                               'pg_catalog.pg_opfamily'::pg_catalog.regclass, 'pg_catalog.pg_amop'::pg_catalog.regclass,
+                               'pg_catalog.pg_amproc'::pg_catalog.regclass, 'pg_catalog.pg_cast'::pg_catalog.regclass)
+            OR (dep.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND EXISTS (
+                    SELECT 1 FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_language l ON l.oid = p.prolang
+                     WHERE p.oid = dep.objid
+                       AND (l.lanname = 'internal' OR (l.lanname = 'c' AND p.probin = lib)
+                            OR (p.prokind = 'a' AND p.proname IN ('min', 'max'))
+                            OR (l.lanname = 'sql' AND p.proname ~ '_(time|lower|upper)$')))))) o;
+        IF others IS NOT NULL THEN
+            RAISE EXCEPTION 'cannot drop ID type % because other objects depend on it', id_type_drop.id_type
+                USING ERRCODE = '2BP01', DETAIL = pg_catalog.format('Objects not made by create_id_type(): %s.', others),
+                      HINT = 'Drop them first, or call drop_id_type(..., cascade => true) to drop them too.';
+        END IF;
+    END IF;
+    -- The operator families and the sortsupport function do not depend on the type: by hand.
+    SELECT pg_catalog.array_agg(pg_catalog.format('DROP OPERATOR FAMILY %I.%I USING %I CASCADE', s.nspname, f.opfname, a.amname))
+      INTO families
+      FROM pg_catalog.pg_opclass c
+      JOIN pg_catalog.pg_opfamily f ON f.oid = c.opcfamily
+      JOIN pg_catalog.pg_namespace s ON s.oid = f.opfnamespace
+      JOIN pg_catalog.pg_am a ON a.oid = f.opfmethod
+     WHERE c.opcintype = id_type_drop.id_type;
+    SELECT pg_catalog.array_agg(pr.amproc::pg_catalog.regprocedure::text)
+      INTO sortsupport
+      FROM pg_catalog.pg_amproc pr
+      JOIN pg_catalog.pg_opfamily f ON f.oid = pr.amprocfamily
+      JOIN pg_catalog.pg_am a ON a.oid = f.opfmethod
+     WHERE a.amname = 'btree' AND pr.amprocnum = 2 AND pr.amproclefttype = id_type_drop.id_type;
+    FOREACH stmt IN ARRAY coalesce(families, '{}') LOOP
+        EXECUTE stmt;
+    END LOOP;
+    EXECUTE pg_catalog.format('DROP TYPE %s CASCADE', id_type_drop.id_type);
+    EXECUTE pg_catalog.format('DROP FUNCTION %s', modin);
+    FOREACH stmt IN ARRAY coalesce(sortsupport, '{}') LOOP
+        EXECUTE pg_catalog.format('DROP FUNCTION %s', stmt);
+    END LOOP;
+    PERFORM @extschema@.prefix_unregister(d.prefix);
+END
+$$;
+COMMENT ON FUNCTION id_type_drop(regtype, boolean) IS 'internal to drop_id_type()';
+REVOKE ALL ON FUNCTION id_type_drop(regtype, boolean) FROM PUBLIC;
+
+-- create_id_type('account_id', kind => 'ulid', prefix => 'acct'): a new base type with its own
+-- operators, btree/hash/BRIN operator classes, min/max, gen_account_id(), account_id_time(),
+-- account_id_lower()/account_id_upper(), binary I/O, and explicit casts to and from its kind's
+-- type; its prefix is registered (prefix_register). The schema defaults to the extension's.
+CREATE OR REPLACE FUNCTION create_id_type(type_name name, kind text, prefix text, format text DEFAULT 'prefixed',
+                                          schema_name name DEFAULT NULL)
+    RETURNS regtype
+    LANGUAGE sql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT @extschema@.id_type_admin_check('create_id_type()', coalesce(create_id_type.schema_name, '@extschema@'));
+    SELECT @extschema@.id_type_create(create_id_type.type_name, create_id_type.kind, create_id_type.prefix,
+                                      create_id_type.format, coalesce(create_id_type.schema_name, '@extschema@'));
+END;
+COMMENT ON FUNCTION create_id_type(name, text, text, text, name) IS 'make a base type of its own for one entity''s IDs (kind ulid, uuidv7 or snowflake; text prefix_… or TypeID); superuser only';
+REVOKE ALL ON FUNCTION create_id_type(name, text, text, text, name) FROM PUBLIC;
+
+-- drop_id_type('account_id'): drops the type and everything create_id_type() made for it, and
+-- frees its prefix. Refuses (2BP01) while other objects (columns, defaults, views, indexes)
+-- depend on it, unless cascade, which drops them too.
+CREATE OR REPLACE FUNCTION drop_id_type(id_type regtype, cascade boolean DEFAULT false) RETURNS void
+    LANGUAGE sql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT @extschema@.id_type_admin_check('drop_id_type()',
+                                           (SELECT s.nspname FROM pg_catalog.pg_type y JOIN pg_catalog.pg_namespace s ON s.oid = y.typnamespace
+                                             WHERE y.oid = drop_id_type.id_type));
+    SELECT @extschema@.id_type_drop(drop_id_type.id_type, drop_id_type.cascade);
+END;
+COMMENT ON FUNCTION drop_id_type(regtype, boolean) IS 'drop a type made by create_id_type() with all it made, and free its prefix; superuser only';
+REVOKE ALL ON FUNCTION drop_id_type(regtype, boolean) FROM PUBLIC;
