@@ -171,6 +171,14 @@ RESET ROLE;
 CREATE SCHEMA typed_trusted;
 SELECT create_id_type('z_id', kind => 'ulid', prefix => 'z', schema_name => 'typed_trusted');
 SELECT gen_typed_trusted_ok FROM (SELECT typed_trusted.gen_z_id()::text ~ '^z_' AS gen_typed_trusted_ok) s;
+-- A role that may create objects in the extension's schema: refused too (the shard functions'
+-- check, extension_schema_check()), for both functions.
+GRANT CREATE ON SCHEMA public TO typed_user;
+\set VERBOSITY sqlstate
+SELECT create_id_type('w_id', kind => 'ulid', prefix => 'w', schema_name => 'typed_trusted');
+SELECT drop_id_type('typed_trusted.z_id');
+\set VERBOSITY default
+REVOKE CREATE ON SCHEMA public FROM typed_user;
 SELECT drop_id_type('typed_trusted.z_id');
 DROP SCHEMA typed_trusted, typed_lesser;
 DROP ROLE typed_user;

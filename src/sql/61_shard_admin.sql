@@ -45,7 +45,7 @@ DECLARE
 BEGIN
     IF ext IS DISTINCT FROM pg_catalog.to_regnamespace('@extschema@') THEN
         RAISE EXCEPTION 'the schema of the id_gen extension is no longer named %', '@extschema@'
-            USING ERRCODE = '42501', DETAIL = 'It was renamed after the extension was installed; the shard functions name their objects in it by that name.',
+            USING ERRCODE = '42501', DETAIL = 'It was renamed after the extension was installed; id_gen''s superuser-only functions name their objects in it by that name.',
                   HINT = 'Give the extension''s schema its name back, or reinstall the extension.';
     END IF;
     others := (SELECT pg_catalog.array_to_string((pg_catalog.array_agg(pg_catalog.quote_ident(r.rolname) ORDER BY r.rolname))[1:5], ', ')
@@ -68,7 +68,7 @@ BEGIN
               HINT = hint;
 END
 $$;
-COMMENT ON FUNCTION extension_schema_check(boolean) IS 'internal to the superuser-only shard functions: checks that only superusers can change the extension''s schema';
+COMMENT ON FUNCTION extension_schema_check(boolean) IS 'internal to id_gen''s superuser-only functions (shards, ID types): checks that only superusers can change the extension''s schema';
 REVOKE ALL ON FUNCTION extension_schema_check(boolean) FROM PUBLIC;
 
 -- Checks that schema `schema_name` can hold a shard: owned by a superuser. Returns its next_id()

@@ -39,7 +39,6 @@ CREATE OR REPLACE FUNCTION id_type_admin_check(caller text, target name) RETURNS
     AS $$
 DECLARE
     ext oid := (SELECT e.extnamespace FROM pg_catalog.pg_extension e WHERE e.extname = 'id_gen');
-    others text;
     owner_desc text;
     trusted boolean;
 BEGIN
@@ -47,22 +46,10 @@ BEGIN
         RAISE EXCEPTION 'permission denied for %', caller
             USING ERRCODE = '42501', HINT = pg_catalog.format('%s creates or drops a base type and C-language functions: only a superuser can call it.', caller);
     END IF;
-    IF ext IS DISTINCT FROM pg_catalog.to_regnamespace('@extschema@') THEN
-        RAISE EXCEPTION 'the schema of the id_gen extension is no longer named %', '@extschema@'
-            USING ERRCODE = '42501', DETAIL = 'It was renamed after the extension was installed; the ID type functions name their objects in it by that name.',
-                  HINT = 'Give the extension''s schema its name back, or reinstall the extension.';
-    END IF;
-    others := (SELECT pg_catalog.array_to_string((pg_catalog.array_agg(pg_catalog.quote_ident(r.rolname) ORDER BY r.rolname))[1:5], ', ')
-                      || CASE WHEN pg_catalog.count(*) > 5 THEN ', ...' ELSE '' END
-                 FROM pg_catalog.pg_roles r, pg_catalog.pg_namespace n
-                WHERE n.oid = ext AND NOT r.rolsuper AND r.rolname <> 'pg_database_owner'
-                  AND (pg_catalog.pg_has_role(r.oid, n.nspowner, 'MEMBER') OR pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE')));
-    IF others IS NOT NULL THEN
-        RAISE EXCEPTION 'schema % of the id_gen extension can be changed by roles that are not superusers: %', '@extschema@', others
-            USING ERRCODE = '42501',
-                  DETAIL = 'Its owner, or a role that may create objects in it, could put objects of their own where this superuser-only function looks for the extension''s.',
-                  HINT = 'Install id_gen in a schema only superusers can change: DROP EXTENSION id_gen; CREATE SCHEMA id_gen AUTHORIZATION <superuser>; CREATE EXTENSION id_gen SCHEMA id_gen; (or make a superuser the schema''s owner and revoke CREATE on it from other roles).';
-    END IF;
+    -- The extension's schema: renamed, or changeable by a role that is not a superuser (the
+    -- check the shard functions make, 61_shard_admin.sql), reached by the schema's OID.
+    EXECUTE pg_catalog.format('SELECT %I.extension_schema_check(false)',
+                              (SELECT n.nspname FROM pg_catalog.pg_namespace n WHERE n.oid = ext));
     -- pg_database_owner (the owner of public since PostgreSQL 15) stands for the database's owner.
     SELECT o.rolsuper,
            CASE WHEN pg_catalog.pg_get_userbyid(n.nspowner) = 'pg_database_owner'
