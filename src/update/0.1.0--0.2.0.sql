@@ -21,3 +21,4 @@
 
 \ir ../sql/55_base62.sql
 \ir ../sql/80_idempotency.sql
+\ir ../sql/57_objectid.sql
