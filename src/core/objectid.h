@@ -43,6 +43,11 @@ void objectid_format(const ObjectId& id, char* out) noexcept;
     return unix_ms >= 0 ? unix_ms / 1000 : -((-(unix_ms + 1)) / 1000) - 1;
 }
 
+// The calling process's id, for ObjectIdGenerator. getpid() is a system call (hundreds of ns on a
+// VM, more than the rest of an ID), so it is read once and again after every fork(): a handler
+// registered with pthread_atfork on the first call marks the cached value stale in each child.
+[[nodiscard]] int objectid_process_id() noexcept;
+
 // A generator as the ObjectId specification describes it, per process.
 //
 // The random value and the counter's start are drawn on the first call and again whenever the

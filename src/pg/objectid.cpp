@@ -1,13 +1,10 @@
 // id_gen: SQL entry points of the objectid type (MongoDB ObjectId).
 #include <cstring>
 
-#include <unistd.h>
-
 #include "boundary.h"
 #include "core/bytes.h"
 #include "core/clock.h"
 #include "core/objectid.h"
-#include "module.h"
 #include "pg_time.h"
 
 extern "C" {
@@ -42,6 +39,15 @@ int cmp(const ObjectId* a, const ObjectId* b) { return std::memcmp(a->bytes, b->
 
 // Per backend. Trivially destructible; seeded on first use in this process (see ObjectIdGenerator).
 idgen::ObjectIdGenerator g_generator;
+
+// The seed (random value, counter start) comes straight from the kernel, not from the backend's
+// buffered pool: a buffer is keyed by MyProcPid, which a bare fork() of a backend would not change,
+// so two such children could read the same buffered bytes. A seed is drawn once per process.
+class KernelBytes final : public idgen::ByteSource {
+public:
+    bool fill(std::uint8_t* out, std::size_t n) noexcept override { return idgen::os_random(out, n); }
+};
+KernelBytes g_kernel_bytes;
 
 // Seconds of a timestamptz, rounded down; infinities map far outside the type's range.
 std::int64_t timestamptz_seconds(TimestampTz ts) {
@@ -164,18 +170,16 @@ IDGEN_FUNCTION(objectid_larger) {
 // ---- generation, time -------------------------------------------------------------------------
 
 IDGEN_FUNCTION(gen_objectid) {
-    auto& random = idgen::pg::backend_entropy();
-    // getpid(), not a value remembered at start-up: a generator that somehow ran before a fork
-    // sees a new process id in the child and draws a new random value there.
-    auto id = g_generator.next(idgen::unix_time_ns() / 1000000000, static_cast<int>(getpid()), random);
+    // The process id as getpid() gives it (re-read after every fork), not a value remembered at
+    // start-up: a generator that ran before a fork sees another id in the child and draws anew.
+    auto id = g_generator.next(idgen::unix_time_ns() / 1000000000, idgen::objectid_process_id(), g_kernel_bytes);
     if (!id) return failure.fail(id.error(), kType, "the clock is past 2106-02-07 06:28:15+00");
     return return_oid(*id);
 }
 
 IDGEN_FUNCTION(gen_objectid_at) {
     TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
-    auto& random = idgen::pg::backend_entropy();
-    auto id = g_generator.at(timestamptz_seconds(ts), static_cast<int>(getpid()), random);
+    auto id = g_generator.at(timestamptz_seconds(ts), idgen::objectid_process_id(), g_kernel_bytes);
     if (!id) return failure.fail(id.error(), kType, timestamptz_to_str(ts));
     return return_oid(*id);
 }

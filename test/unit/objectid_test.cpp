@@ -1,6 +1,8 @@
 #include "core/objectid.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <set>
@@ -254,4 +256,44 @@ TEST(ObjectIdGenerator, ManyIdsInOneProcessAreDistinct) {
         ASSERT_TRUE(id.ok());
         ASSERT_TRUE(seen.insert(fmt(*id)).second);
     }
+}
+
+// objectid_process_id() caches getpid() and re-reads it in a child after fork(): a child sees its
+// own id (so a generator it inherited draws a new random value), the parent keeps its own.
+TEST(ObjectIdProcess, ForkedChildSeesItsOwnProcessId) {
+    const int parent = idgen::objectid_process_id();
+    ASSERT_EQ(parent, static_cast<int>(getpid()));
+    ObjectIdGenerator g;
+    auto src = seed(0x11, 0);
+    auto before = g.next(1000, idgen::objectid_process_id(), src);
+    ASSERT_TRUE(before.ok());
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        // In the child: report whether the cached id is the child's and whether the inherited
+        // generator drew again (a different random value from the second source).
+        close(fds[0]);
+        FixedBytes other({0x99, 0x88, 0x77, 0x66, 0x55, 0, 0, 1});
+        auto in_child = g.next(1000, idgen::objectid_process_id(), other);
+        const char ok = (idgen::objectid_process_id() == static_cast<int>(getpid()) && in_child.ok() &&
+                         std::memcmp(in_child->bytes + 4, before->bytes + 4, 5) != 0 && other.calls() == 1)
+                            ? 'y'
+                            : 'n';
+        (void)!write(fds[1], &ok, 1);
+        _exit(0);
+    }
+    close(fds[1]);
+    char got = 0;
+    EXPECT_EQ(read(fds[0], &got, 1), 1);
+    close(fds[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    EXPECT_EQ(got, 'y');
+    EXPECT_EQ(idgen::objectid_process_id(), parent);
+    // The parent's generator has not drawn again.
+    auto after = g.next(1000, idgen::objectid_process_id(), src);
+    EXPECT_EQ(src.calls(), 1);
+    EXPECT_EQ(std::memcmp(after->bytes + 4, before->bytes + 4, 5), 0);
 }
