@@ -95,13 +95,14 @@ TEST(ObjectIdCopy, TextCsvAndBinaryRoundTrip) {
 // random value.
 TEST(ObjectIdConcurrency, NoDuplicateAcrossBackends) {
     constexpr int kConns = 8, kPer = 20000;
+    idgen::it::ScratchDb db("it_objectid_concurrency");
     std::vector<std::vector<std::string>> ids(kConns);
     std::vector<std::string> errors(kConns);
     std::vector<std::thread> threads;
     for (int c = 0; c < kConns; ++c) {
         threads.emplace_back([&, c] {
             try {
-                pqxx::connection conn(idgen::it::dsn());
+                pqxx::connection conn(db.dsn());
                 pqxx::nontransaction tx(conn);
                 auto r = tx.exec("SELECT gen_objectid()::text FROM generate_series(1, " + std::to_string(kPer) +
                                  ") WITH ORDINALITY AS g(v, n) ORDER BY n");
@@ -142,11 +143,19 @@ TEST(ObjectIdFork, BackendsForkedFromOnePostmasterDrawTheirOwnRandomValue) {
                                          {env_or("IDGEN_NOPRELOAD_PGHOST", ""), env_or("IDGEN_NOPRELOAD_PGPORT", ""), "not preloaded"}};
     for (const auto& s : servers) {
         if (s.host.empty()) continue;
-        const std::string dsn = "host=" + s.host + " port=" + s.port + " user=" + env_or("PGUSER", "postgres") + " dbname=postgres";
+        const std::string base = "host=" + s.host + " port=" + s.port + " user=" + env_or("PGUSER", "postgres") + " dbname=";
+        const std::string dsn = base + "it_objectid_fork";
+        const auto admin = [&](const std::string& sql) {
+            pqxx::connection c(base + "postgres");
+            pqxx::nontransaction tx(c);
+            tx.exec(sql);
+        };
+        admin("DROP DATABASE IF EXISTS it_objectid_fork WITH (FORCE)");
+        admin("CREATE DATABASE it_objectid_fork");
         {
             pqxx::connection c(dsn);
             pqxx::nontransaction tx(c);
-            tx.exec("CREATE EXTENSION IF NOT EXISTS id_gen");
+            tx.exec("CREATE EXTENSION id_gen");
         }
         std::map<std::string, int> by_random;
         std::set<int> pids;
@@ -163,6 +172,7 @@ TEST(ObjectIdFork, BackendsForkedFromOnePostmasterDrawTheirOwnRandomValue) {
         }
         EXPECT_EQ(pids.size(), 24u) << s.label;
         EXPECT_EQ(by_random.size(), 24u) << s.label << ": two backends shared a random value";
+        admin("DROP DATABASE IF EXISTS it_objectid_fork WITH (FORCE)");
     }
 }
 
@@ -272,6 +282,35 @@ TEST(ObjectIdDump, DumpAndRestore) {
     pqxx::connection admin(idgen::it::dsn());
     pqxx::nontransaction tx(admin);
     tx.exec("DROP DATABASE IF EXISTS " + dst_name + " WITH (FORCE)");
+}
+
+// Soft input errors through every caller the server has: id_gen_input_error_info() everywhere,
+// core's pg_input_error_info() from 16, and COPY ... (ON_ERROR ignore) from 17, which skips rows
+// whose objectid does not parse instead of failing the load.
+TEST(ObjectIdSoftErrors, CallersCheckWithoutRaising) {
+    idgen::it::ScratchDb db("it_objectid_soft");
+    pqxx::connection c(db.dsn());
+    pqxx::nontransaction tx(c);
+    const int version = tx.exec1("SHOW server_version_num").at(0).as<int>();
+    auto r = tx.exec1("SELECT sql_error_code, message FROM id_gen_input_error_info('56e1fc72e0c917e9c471416', 'objectid')");
+    EXPECT_EQ(r[0].as<std::string>(), "22P02");
+    EXPECT_EQ(r[1].as<std::string>(), "invalid input syntax for type objectid: \"56e1fc72e0c917e9c471416\"");
+    if (version >= 160000) {
+        auto core = tx.exec1("SELECT sql_error_code, pg_input_is_valid('56E1FC72E0C917E9C4714161', 'objectid') "
+                             "FROM pg_input_error_info('zz', 'objectid')");
+        EXPECT_EQ(core[0].as<std::string>(), "22P02");
+        EXPECT_TRUE(core[1].as<bool>());
+    }
+    if (version >= 170000) {
+        const std::string file = "/tmp/idgen_it_objectid_soft_" + std::to_string(getpid()) + ".txt";
+        tx.exec("COPY (VALUES ('56e1fc72e0c917e9c4714161'), ('56e1fc72e0c917e9c471416'), ('zz'), "
+                "('FFFFFFFFFFFFFFFFFFFFFFFF')) TO '" + file + "'");
+        tx.exec("CREATE TABLE t (id objectid)");
+        tx.exec("COPY t FROM '" + file + "' WITH (ON_ERROR ignore)");
+        std::remove(file.c_str());
+        EXPECT_EQ(tx.exec1("SELECT string_agg(id::text, ',' ORDER BY id) FROM t").at(0).as<std::string>(),
+                  "56e1fc72e0c917e9c4714161,ffffffffffffffffffffffff");
+    }
 }
 
 }  // namespace
