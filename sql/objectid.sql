@@ -68,6 +68,8 @@ SELECT row_to_json(r) AS row_json FROM (SELECT '56e1fc72e0c917e9c4714161'::objec
 SELECT '{"$oid": "56e1fc72e0c917e9c4714161"}'::json::objectid AS from_json,
        '{"$oid":"56E1FC72E0C917E9C4714161"}'::jsonb::objectid AS from_jsonb_upper,
        objectid('{"$oid": "56e1fc72e0c917e9c4714161"}'::jsonb) AS by_function;
+-- json is read as jsonb: of a duplicate key, the last value counts.
+SELECT '{"$oid": "000000000000000000000000", "$oid": "56e1fc72e0c917e9c4714161"}'::json::objectid AS duplicate_key_last_wins;
 SELECT bool_and(x::json::objectid = x AND x::jsonb::objectid = x AND to_jsonb(x)::objectid = x) AS json_round_trip
 FROM (SELECT gen_objectid() AS x FROM generate_series(1, 1000)) s;
 \set VERBOSITY sqlstate
