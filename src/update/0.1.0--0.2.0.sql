@@ -23,3 +23,4 @@
 \ir ../sql/80_idempotency.sql
 
 \ir ../sql/90_id_types.sql
+\ir ../sql/57_objectid.sql
