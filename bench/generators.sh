@@ -22,6 +22,7 @@ GENERATORS=(
   "gen_snowflake()|gen_snowflake()|"
   "shard_1.next_id()|shard_1.next_id()|SELECT create_shard(1)"
   "gen_prefixed('acct')|gen_prefixed('acct')|SELECT prefix_register('acct', 'uuidv7')"
+  "gen_objectid()|gen_objectid()|"
   "gen_account_id() (ulid kind)|gen_account_id()|SELECT create_id_type('account_id', kind => 'ulid', prefix => 'acc')"
   "gen_order_id() (uuidv7 kind)|gen_order_id()|SELECT create_id_type('order_id', kind => 'uuidv7', prefix => 'ord', format => 'typeid')"
   "gen_event_id() (snowflake kind)|gen_event_id()|SELECT create_id_type('event_id', kind => 'snowflake', prefix => 'evt')"
