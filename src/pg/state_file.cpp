@@ -44,7 +44,9 @@ bool fail_errno(StateError& err, const char* verb, const char* path) noexcept {
 }
 
 void key_name(const StateKey& k, const char* dir, char* out, std::size_t cap) noexcept {
-    if (k.db == 0)
+    if (k.db == 0 && k.number != 0)  // a numbered node-level key (DecimalIds: the launch number)
+        snprintf(out, cap, "%s/node_%u_%d", dir, static_cast<unsigned>(k.kind), static_cast<int>(k.number));
+    else if (k.db == 0)
         snprintf(out, cap, "%s/node_%u", dir, static_cast<unsigned>(k.kind));
     else
         snprintf(out, cap, "%s/shard_%u_%d", dir, static_cast<unsigned>(k.db), static_cast<int>(k.number));
