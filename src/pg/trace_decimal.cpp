@@ -150,6 +150,13 @@ IDGEN_FUNCTION(gen_decimal_id) {
                                       detail),
                             errhint("Set id_gen.launch_id to a launch number no server has used (1 to 99999), "
                                     "then reload the configuration.")));
+        if (id.error() == idgen::Error::kStateDamaged)
+            ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("decimal_id generator state: %s", detail),
+                            errdetail("No ID was issued: the file holds the last generator number of launch %d, "
+                                      "and it cannot be read.", launch),
+                            errhint("Restore the file from a backup of the data directory, or set id_gen.launch_id "
+                                    "to a launch number no server has used. Do not remove the file: a new one "
+                                    "would hand out generator numbers of this launch again.")));
         return failure.fail(id.error(), kDecimalType, detail);
     }
     PG_RETURN_INT64(*id);
