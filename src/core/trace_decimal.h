@@ -42,7 +42,8 @@ struct TraceParts {
 [[nodiscard]] TraceParts trace_unpack(std::int64_t id) noexcept;
 
 // The Unix second an ID's 25-bit time stands for: of the seconds congruent to it modulo 2^25, the
-// one nearest `reference_s` (at exactly half a period either way, the earlier one).
+// one nearest `reference_s` (at exactly half a period either way, the earlier one). References
+// are whole seconds of a finite timestamptz (|reference_s| < 2^44); nothing overflows there.
 [[nodiscard]] std::int64_t trace_time_s(std::int64_t id, std::int64_t reference_s) noexcept;
 
 enum class TraceCheck : std::uint8_t {
