@@ -63,6 +63,60 @@ void write_record(const Cluster& c, long long generators, unsigned long long sys
     ASSERT_TRUE(f.good()) << path;
 }
 
+// A generator's counter used up: the next IDs come from a new generator number, counter 1. Driven
+// without shared memory, where the live counter is in the state file: the record of the running
+// server (boot = its start time) is set to 3 counters before the end while the server runs, and a
+// new session (no lease yet) continues from it.
+TEST(TraceDecimalCounter, UsedUpCounterTakesANewGenerator) {
+    Cluster c("td6-nopre", Mode::kNoPreload, kConf);
+    c.start();
+    Deadline d(c, 60, "DecimalId counter used up");
+    std::set<long long> seen;
+    long long g = -1;
+    {
+        auto conn = connect_retrying(c.dsn());
+        take(*conn, kGenDecimal, 10, seen, &g);
+    }
+    const unsigned long long sysid = std::stoull(c.query_value("SELECT system_identifier FROM pg_control_system()"));
+    const unsigned timeline = static_cast<unsigned>(std::stoul(c.query_value("SELECT timeline_id FROM pg_control_checkpoint()")));
+    const long long boot = std::stoll(c.query_value(
+        "SELECT (extract(epoch FROM pg_postmaster_start_time() - '2000-01-01 00:00:00+00') * 1000000)::bigint"));
+    idgen::StateRecord r{};
+    r.reserved_ms = g;
+    r.boot = boot;
+    r.last_time = g;
+    r.last_seq = idgen::kDecimalCounterMax - 3;
+    r.sysid = sysid;
+    r.timeline = timeline;
+    std::uint8_t buf[idgen::kStateRecordSize];
+    idgen::state_record_encode(r, buf);
+    {
+        std::ofstream f(c.state_path(kDecimalFile), std::ios::binary | std::ios::in | std::ios::out);
+        f.write(reinterpret_cast<const char*>(buf), sizeof buf);
+        ASSERT_TRUE(f.good());
+    }
+    auto conn = connect_retrying(c.dsn());
+    std::vector<long long> ids;
+    for (int k = 0; k < 6; ++k) {
+        Call r2 = call_id(*conn, kGenDecimal);
+        ASSERT_TRUE(r2.ok) << r2.error;
+        ASSERT_TRUE(seen.insert(r2.id).second) << "ID " << r2.id << " issued twice";
+        ids.push_back(r2.id);
+    }
+    for (int k = 0; k < 3; ++k) {
+        auto p = idgen::decimal_unpack(ids[k]);
+        EXPECT_EQ(p->generator, g) << k;
+        EXPECT_EQ(p->counter, idgen::kDecimalCounterMax - 2 + k) << k;
+    }
+    for (int k = 3; k < 6; ++k) {
+        auto p = idgen::decimal_unpack(ids[k]);
+        EXPECT_EQ(p->generator, g + 1) << k;
+        EXPECT_EQ(p->counter, k - 2) << k;
+        EXPECT_EQ(p->launch, 7) << k;
+    }
+    d.finish();
+}
+
 // A failing fsync of the DecimalId record: after a restart, the call that takes a generator number
 // fails with 58030 and issues nothing, every call fails while the fault lasts; once it is cleared the record is
 // rewritten and synced, generation resumes, and after a restart the generator number is larger.
