@@ -110,9 +110,10 @@ trap cleanup EXIT
 # The main cluster preloads the library (shared-memory generator state) and is node 1; a second
 # cluster, node 2, does not preload it (the generators keep their state in locked files).
 # Both let id_gen.test_clock_offset move the generators' clock (id_gen.enable_test_clock: test clusters only).
-start_cluster "$WORK/pg" "$PORT" "shared_preload_libraries = 'id_gen'" "id_gen.node_id = 1" "id_gen.enable_test_clock = on" \
+# id_gen.launch_id (gen_decimal_id()) is 1 and 2.
+start_cluster "$WORK/pg" "$PORT" "shared_preload_libraries = 'id_gen'" "id_gen.node_id = 1" "id_gen.enable_test_clock = on" "id_gen.launch_id = 1" \
   || { echo "0 passed, 1 failed"; exit 1; }
-start_cluster "$WORK/pg2" "$((PORT + 1))" "shared_buffers = 64MB" "id_gen.node_id = 2" "id_gen.enable_test_clock = on" \
+start_cluster "$WORK/pg2" "$((PORT + 1))" "shared_buffers = 64MB" "id_gen.node_id = 2" "id_gen.enable_test_clock = on" "id_gen.launch_id = 2" \
   || { echo "0 passed, 1 failed"; exit 1; }
 export PGHOST="$WORK/pg" PGPORT="$PORT" PGUSER=postgres
 export IDGEN_NOPRELOAD_PGHOST="$WORK/pg2" IDGEN_NOPRELOAD_PGPORT="$((PORT + 1))" IDGEN_NOPRELOAD_PGDATA="$WORK/pg2/data"

@@ -78,6 +78,12 @@ SnowflakeLayout shard_block_layout(std::int64_t epoch_ms, int seq_bits) noexcept
     return make(LayoutKind::kInstagram, epoch_ms, 1, 41, 23 - seq_bits, seq_bits, false);
 }
 
+SnowflakeLayout trace_state_layout() noexcept {
+    SnowflakeLayout l = make(LayoutKind::kTrace, 0, 1000, 41, 0, 22, false);
+    l.seq_min = 1;
+    return l;
+}
+
 Result<SnowflakeLayout> snowflake_named_layout(const char* name, std::size_t len) noexcept {
     if (name_is(name, len, "twitter")) return twitter_layout();
     if (name_is(name, len, "instagram")) return instagram_layout(kInstagramEpochMs);
@@ -218,11 +224,11 @@ Result<Step> snowflake_step(SnowflakeState& st, const SnowflakeLayout& l, std::u
         if (seq > static_cast<std::int64_t>(l.seq_max())) {  // unit used up: borrow the next one
             if (t >= l.time_max) return Error::kTimeOutOfRange;
             ++t;
-            seq = 0;
+            seq = l.seq_min;
         }
     } else {
         t = now;
-        seq = 0;
+        seq = l.seq_min;
     }
     if (t > l.time_max) return Error::kTimeOutOfRange;
     // The value 0 is not an ID: at time 0, node 0 the first sequence number is skipped.
@@ -231,7 +237,7 @@ Result<Step> snowflake_step(SnowflakeState& st, const SnowflakeLayout& l, std::u
             seq = 1;
         } else {
             ++t;
-            seq = 0;
+            seq = l.seq_min;
         }
     }
     // Run-ahead: the time field may lead the clock by at most max_ahead_ms.

@@ -28,7 +28,8 @@ inline constexpr std::int64_t kSonyflakeEpochMs = 1409529600000;  // 2014-09-01T
 inline constexpr std::int64_t kJavascriptEpochMs = 1704067200000; // 2024-01-01T00:00:00Z
 inline constexpr std::int64_t kSnowflakeMax = INT64_MAX;
 
-enum class LayoutKind : std::uint8_t { kTwitter = 1, kInstagram = 2, kSonyflake = 3, kJavascript = 4, kCustom = 5 };
+// kTrace is the generator state behind TraceIds (trace_decimal.h), never a user-visible layout.
+enum class LayoutKind : std::uint8_t { kTwitter = 1, kInstagram = 2, kSonyflake = 3, kJavascript = 4, kCustom = 5, kTrace = 6 };
 
 struct SnowflakeLayout {
     LayoutKind kind;
@@ -37,6 +38,7 @@ struct SnowflakeLayout {
     std::uint8_t time_bits, node_bits, seq_bits;
     std::uint8_t time_shift, node_shift, seq_shift;
     std::int64_t time_max;  // largest usable time value (the sign bit is never set)
+    std::uint32_t seq_min;  // first sequence number of a time unit (0; 1 where a counter is never 0)
 
     [[nodiscard]] std::uint32_t node_max() const noexcept { return (std::uint32_t{1} << node_bits) - 1; }
     [[nodiscard]] std::uint32_t seq_max() const noexcept { return (std::uint32_t{1} << seq_bits) - 1; }
@@ -51,6 +53,9 @@ struct SnowflakeLayout {
 // numbers: 41 time | (23 - seq_bits) shard and block position | seq_bits sequence. The bits are
 // the instagram layout's; node = shard << (10 - seq_bits) | block start >> seq_bits.
 [[nodiscard]] SnowflakeLayout shard_block_layout(std::int64_t epoch_ms, int seq_bits) noexcept;
+// The state layout of TraceIds: whole Unix seconds (41 bits, no wrap) | 22-bit counter from 1, no
+// node field. A step's ID is (seconds << 22 | counter); trace_from_state_id() makes the TraceId.
+[[nodiscard]] SnowflakeLayout trace_state_layout() noexcept;
 
 // time|node|sequence in 1 ms units. kOutOfRange unless every width is in range (time 1..63,
 // node 0..31, sequence 0..31) and the widths sum to at most 63.

@@ -9,6 +9,7 @@
 
 #include "boundary.h"
 #include "core/clock.h"
+#include "core/trace_decimal.h"
 #include "state_file.h"
 
 extern "C" {
@@ -26,6 +27,7 @@ extern "C" {
 namespace idgen::pg {
 
 int g_node_id = -1;
+int g_launch_id = -1;
 int g_max_run_ahead_ms = 1000;
 int g_test_clock_offset_ms = 0;
 bool g_enable_test_clock = false;
@@ -380,6 +382,11 @@ void snowflake_define_settings() {
                             "Unique per server among all servers issuing snowflakes into the same ID space; "
                             "a standby shares its primary's number and refuses to generate.",
                             &g_node_id, -1, -1, 65535, PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
+    DefineCustomIntVariable("id_gen.launch_id",
+                            "Launch number of this server for gen_decimal_id() (-1: unset).",
+                            "1 to 99999, unique per server among all servers issuing DecimalIds into the same "
+                            "ID space; 0 only on test servers (id_gen.enable_test_clock = on).",
+                            &g_launch_id, -1, -1, 99999, PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
     DefineCustomIntVariable("id_gen.max_run_ahead",
                             "How far a snowflake's time may run ahead of the clock when a time unit's "
                             "sequence numbers are used up.",
@@ -662,6 +669,230 @@ Result<std::int64_t> snowflake_raise_mark(const StateKey& key, const SnowflakeLa
         }
     }
     return mark;
+}
+
+// ---------------------------------------------------------------------------------------------
+// DecimalIds (see snowflake_state.h). The launch's record: reserved_ms = the largest generator
+// number ever handed out (-1: none; fsync'd before use); boot, last_time, last_seq = the live
+// generator and its last leased counter, trusted only within the server run that wrote them
+// (state files without shared memory).
+
+namespace {
+
+char t_decimal_detail[200];
+
+// The launch's record was written by this server on this timeline (or holds no generator yet).
+bool decimal_record_ours(const StateRecord& r) noexcept {
+    return r.reserved_ms < 0 || (r.sysid == current_sysid() && r.timeline == current_timeline());
+}
+
+// Under the key's file lock: the next generator number, persisted (written and fsync'd) into `r`
+// and the file before it is returned. False with err set, or with `refusal` set (err.code =
+// kCapacityExceeded).
+bool decimal_take_generator(LockedState& f, StateRecord& r, std::uint32_t launch, std::int64_t& gen,
+                            DecimalRefusal& refusal, StateError& err) noexcept {
+    auto next = decimal_next_generator(r.reserved_ms);
+    if (!next) {
+        refusal = DecimalRefusal::kGeneratorsUsedUp;
+        err.code = Error::kCapacityExceeded;
+        snprintf(t_decimal_detail, sizeof t_decimal_detail,
+                 "all 100000 generator numbers of launch %u are used up", launch);
+        err.detail = t_decimal_detail;
+        return false;
+    }
+    r.reserved_ms = *next;
+    r.boot = 0;  // the live state below is not this record's until it is written
+    r.last_time = *next;
+    r.last_seq = 0;
+    if (!state_write(f, r, true, err)) return false;
+    gen = *next;
+    return true;
+}
+
+bool decimal_refuse_foreign(DecimalRefusal& refusal, StateError& err, const char* path) noexcept {
+    refusal = DecimalRefusal::kForeignRecord;
+    err.code = Error::kCapacityExceeded;
+    snprintf(t_decimal_detail, sizeof t_decimal_detail,
+             "the generator counter in \"%s\" was written by another server or timeline", path);
+    err.detail = t_decimal_detail;
+    return false;
+}
+
+// Shared memory: under the LWLock, give the slot of `k` a new generator unless another backend
+// already did (the slot is usable again). Raises only while waiting for the file lock.
+bool decimal_shared_refill(const StateKey& k, std::uint32_t launch, DecimalRefusal& refusal, StateError& err) {
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        SpinLockAcquire(&g_shared->mutex);
+        Slot* s = find_slot(k);
+        const bool usable = s != nullptr && s->loaded && same_key(s->key, k) && s->st.last_time >= 0 &&
+                            s->st.last_seq < kDecimalCounterMax;
+        SpinLockRelease(&g_shared->mutex);
+        if (usable) return true;
+        LockedState f;
+        if (!state_open_locked(k, -1, 0, f, err)) return false;
+        // Locked from here: nothing raises.
+        StateRecord r = f.rec;
+        std::int64_t gen = -1;
+        bool ok = decimal_record_ours(r) ? decimal_take_generator(f, r, launch, gen, refusal, err)
+                                         : decimal_refuse_foreign(refusal, err, f.path);
+        const bool current = state_still_current(f);
+        state_unlock(f);
+        if (!ok) return false;
+        if (!current) {
+            state_forget(k);  // the file was replaced meanwhile: take the number from the new one
+            continue;
+        }
+        SpinLockAcquire(&g_shared->mutex);
+        s = find_slot(k);
+        if (s != nullptr) {
+            s->key = k;
+            s->loaded = true;
+            s->st.last_time = gen;
+            s->st.last_seq = 0;
+            s->st.high_clock = -1;
+            s->reserved_ms = gen;
+        }
+        SpinLockRelease(&g_shared->mutex);
+        return true;
+    }
+    err.code = Error::kStateIoError;
+    err.detail = "the DecimalId generator state file kept being replaced";
+    return false;
+}
+
+// Without shared memory: a backend's lease of counters of the server run's generator.
+struct DecimalLease {
+    int pid = -1;
+    std::uint32_t launch = 0;
+    std::int64_t generator = -1;
+    std::int64_t next = 0;
+    std::int64_t left = 0;
+    std::int64_t want = 1;
+};
+DecimalLease g_decimal_lease;
+constexpr std::int64_t kDecimalLeaseCap = 1024;
+
+// Under the key's file lock: leases up to `want` counters of this server run's generator, taking a
+// new generator first when the run has none yet or its counter is used up. Raises only while
+// waiting for the lock.
+bool decimal_file_lease(const StateKey& k, std::uint32_t launch, std::int64_t want, DecimalStep& out,
+                        DecimalRefusal& refusal, StateError& err) {
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        LockedState f;
+        if (!state_open_locked(k, -1, 0, f, err)) return false;
+        // Locked from here: nothing raises.
+        StateRecord r = f.rec;
+        bool ok = decimal_record_ours(r);
+        if (!ok) decimal_refuse_foreign(refusal, err, f.path);
+        DecimalState st{};
+        if (ok && r.boot == static_cast<std::int64_t>(PgStartTime)) st = DecimalState{r.last_time, r.last_seq};
+        DecimalStep step = decimal_step(st, want);
+        if (ok && step.kind == DecimalStepKind::kNeedGenerator) {
+            std::int64_t gen = -1;
+            ok = decimal_take_generator(f, r, launch, gen, refusal, err);
+            st = DecimalState{gen, 0};
+            step = decimal_step(st, want);
+        }
+        if (ok && step.kind == DecimalStepKind::kIssued) {
+            // Recorded before any of them is issued (no fsync: a crash ends the server run, and the
+            // next run takes a new generator number).
+            r.boot = static_cast<std::int64_t>(PgStartTime);
+            r.last_time = st.generator;
+            r.last_seq = st.counter;
+            ok = state_write(f, r, false, err);
+        } else if (ok) {
+            ok = false;
+            err.code = Error::kNoOutcome;
+            err.detail = "a DecimalId step with a new generator issued nothing";
+        }
+        const bool current = state_still_current(f);
+        state_unlock(f);
+        if (!ok) return false;
+        if (!current) {
+            state_forget(k);
+            continue;
+        }
+        out = step;
+        return true;
+    }
+    err.code = Error::kStateIoError;
+    err.detail = "the DecimalId generator state file kept being replaced";
+    return false;
+}
+
+}  // namespace
+
+Result<std::int64_t> decimal_issue(std::uint32_t launch, const char*& detail, DecimalRefusal& refusal) {
+    detail = "";
+    refusal = DecimalRefusal::kNone;
+    attach_dsm_if_available();
+    const StateKey key{kDecimalStateKind, 0, static_cast<std::int32_t>(launch), 0};
+    StateError err;
+    if (g_shared != nullptr) {
+        for (int spins = 0; spins < 1000; ++spins) {
+            bool need = false, full = false;
+            DecimalStep step{};
+            SpinLockAcquire(&g_shared->mutex);
+            Slot* s = find_slot(key);
+            if (s == nullptr) {
+                full = true;
+            } else if (!s->loaded || !same_key(s->key, key)) {
+                need = true;
+            } else {
+                DecimalState st{s->st.last_time, s->st.last_seq};
+                step = decimal_step(st, 1);
+                if (step.kind == DecimalStepKind::kIssued) s->st.last_seq = st.counter;
+                else need = true;
+            }
+            SpinLockRelease(&g_shared->mutex);
+            if (full) {
+                detail = "all 4096 shared-memory generator slots are in use; restart the server to free them";
+                return Error::kCapacityExceeded;
+            }
+            if (!need) {
+                auto id = decimal_pack(step.first, step.generator, launch);
+                if (!id) {
+                    detail = "a DecimalId field out of range";
+                    return Error::kNoOutcome;
+                }
+                return *id;
+            }
+            if (!acquire_io_lock(err)) {
+                detail = err.detail;
+                return err.code;
+            }
+            const bool ok = decimal_shared_refill(key, launch, refusal, err);
+            LWLockRelease(g_lock);
+            if (!ok) {
+                detail = err.detail;
+                return err.code;
+            }
+            CHECK_FOR_INTERRUPTS();
+        }
+        detail = "the DecimalId generator state kept changing under this backend";
+        return Error::kNoOutcome;
+    }
+    DecimalLease& l = g_decimal_lease;
+    if (l.pid != MyProcPid || l.launch != launch) l = DecimalLease{MyProcPid, launch, -1, 0, 0, 1};
+    if (l.left == 0) {
+        DecimalStep step{};
+        if (!decimal_file_lease(key, launch, l.want, step, refusal, err)) {
+            detail = err.detail;
+            return err.code;
+        }
+        l.generator = step.generator;
+        l.next = step.first;
+        l.left = step.count;
+        if (l.want < kDecimalLeaseCap) l.want *= 2;
+    }
+    auto id = decimal_pack(l.next, l.generator, launch);
+    if (!id) {
+        detail = "a DecimalId field out of range";
+        return Error::kNoOutcome;
+    }
+    ++l.next;
+    --l.left;
+    return *id;
 }
 
 }  // namespace idgen::pg

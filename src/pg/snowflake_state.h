@@ -70,6 +70,7 @@ struct StateKey {
 
 // Settings, defined in _PG_init.
 extern int g_node_id;            // id_gen.node_id, -1 = unset
+extern int g_launch_id;          // id_gen.launch_id (gen_decimal_id()), -1 = unset
 extern int g_max_run_ahead_ms;   // id_gen.max_run_ahead
 extern int g_test_clock_offset_ms;  // id_gen.test_clock_offset (superuser, for tests)
 extern bool g_enable_test_clock;    // id_gen.enable_test_clock (server-level): the offset counts only when on
@@ -110,5 +111,26 @@ void require_mark_within_reach(std::int64_t mark_ms, const char* id_text, const 
 // waiting for a lock, like snowflake_issue().
 [[nodiscard]] Result<std::int64_t> snowflake_raise_mark(const StateKey& key, const SnowflakeLayout& layout,
                                                         std::int64_t mark_ms, const char*& detail);
+
+// ---------------------------------------------------------------------------------------------
+// DecimalId generators (core/trace_decimal.h). A generator is one server run's issuer for one
+// launch number: every backend of the server draws counters from it (a shared-memory slot when
+// preloaded or on 17+ through the DSM registry; the key's state file otherwise, in leases). Its
+// number comes from a per-launch counter persisted in $PGDATA/pg_idgen/v2/ (the record's mark),
+// written and fsync'd before any ID of the new generator is issued. A new one is taken at the
+// first call of each server run (a restart or a crash loses the live counter, never the number)
+// and when the counter reaches 922,337,202. So no (generator, launch) pair is ever used twice on a
+// server, and a counter is only handed out once per pair.
+inline constexpr std::uint8_t kDecimalStateKind = 7;  // StateKey kind (beside the LayoutKinds)
+
+enum class DecimalRefusal : std::uint8_t {
+    kNone,
+    kGeneratorsUsedUp,  // all 100,000 generator numbers of this launch have been taken
+    kForeignRecord,     // the launch's record was written by another server or timeline
+};
+// Issues one DecimalId of `launch`. Raises 25006-free: callers check require_writable first. Core
+// failures (I/O, damaged record, lock timeout) come back as an Error with `detail`; a refusal
+// comes back as kCapacityExceeded with `refusal` saying which.
+[[nodiscard]] Result<std::int64_t> decimal_issue(std::uint32_t launch, const char*& detail, DecimalRefusal& refusal);
 
 }  // namespace idgen::pg

@@ -44,7 +44,9 @@ bool fail_errno(StateError& err, const char* verb, const char* path) noexcept {
 }
 
 void key_name(const StateKey& k, const char* dir, char* out, std::size_t cap) noexcept {
-    if (k.db == 0)
+    if (k.db == 0 && k.number != 0)  // a numbered node-level key (DecimalIds: the launch number)
+        snprintf(out, cap, "%s/node_%u_%d", dir, static_cast<unsigned>(k.kind), static_cast<int>(k.number));
+    else if (k.db == 0)
         snprintf(out, cap, "%s/node_%u", dir, static_cast<unsigned>(k.kind));
     else
         snprintf(out, cap, "%s/shard_%u_%d", dir, static_cast<unsigned>(k.db), static_cast<int>(k.number));
@@ -184,7 +186,10 @@ bool create_state(const StateKey& k, const char* path, std::int64_t start_mark, 
     struct stat st {};
     if (::stat(path, &st) != 0 && errno == ENOENT) {
         std::int64_t mark = start_mark;
-        ok = retire_legacy(lfd, lpath, k, mark, err) && fsync_dir(kLegacyDir);
+        // 0.1.0 had node layouts 1 to 5 and shards; later keys (TraceIds, DecimalIds) have no
+        // 0.1.0 record to retire, and their 0.1.0-path file only serves as the creators' lock.
+        const bool had_legacy = k.db != 0 || k.kind <= static_cast<std::uint8_t>(LayoutKind::kCustom);
+        ok = !had_legacy || (retire_legacy(lfd, lpath, k, mark, err) && fsync_dir(kLegacyDir));
         if (!ok && err.code == Error::kNoOutcome) fail_errno(err, "fsync directory of", lpath);
         char tmp[80];
         snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, static_cast<int>(MyProcPid));
