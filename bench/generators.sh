@@ -2,7 +2,7 @@
 # Every generator of the extension in one session, against the two built-ins users would otherwise
 # reach for: gen_random_uuid() and nextval(). Net ns per ID (CPU time of the backend, minus an
 # empty generate_series loop in the same round), medians over interleaved rounds, ratios to both.
-# Preloaded (shared_preload_libraries = 'id_gen', node 1), with a large run-ahead allowance so a
+# Preloaded (shared_preload_libraries = 'id_gen', node 1, launch 1), with a large run-ahead allowance so a
 # burst never waits for the clock: this measures the cost of making an ID, not the layout's ceiling
 # (bench/snowflake.sh measures that).
 #   BENCH_ROWS=200000 bash bench/generators.sh     quicker (default 1,000,000 IDs per query)
@@ -23,6 +23,8 @@ GENERATORS=(
   "shard_1.next_id()|shard_1.next_id()|SELECT create_shard(1)"
   "gen_prefixed('acct')|gen_prefixed('acct')|SELECT prefix_register('acct', 'uuidv7')"
   "gen_objectid()|gen_objectid()|"
+  "gen_trace_id()|gen_trace_id()|"
+  "gen_decimal_id()|gen_decimal_id()|"
   "gen_account_id() (ulid kind)|gen_account_id()|SELECT create_id_type('account_id', kind => 'ulid', prefix => 'acc')"
   "gen_order_id() (uuidv7 kind)|gen_order_id()|SELECT create_id_type('order_id', kind => 'uuidv7', prefix => 'ord', format => 'typeid')"
   "gen_event_id() (snowflake kind)|gen_event_id()|SELECT create_id_type('event_id', kind => 'snowflake', prefix => 'evt')"
@@ -30,7 +32,8 @@ GENERATORS=(
 
 bench_start
 bench_sql -c "LOAD 'id_gen'" -c "ALTER SYSTEM SET shared_preload_libraries = 'id_gen'" \
-          -c "ALTER SYSTEM SET id_gen.node_id = 1" -c "ALTER SYSTEM SET id_gen.max_run_ahead = '60s'" >/dev/null
+          -c "ALTER SYSTEM SET id_gen.node_id = 1" -c "ALTER SYSTEM SET id_gen.launch_id = 1" \
+          -c "ALTER SYSTEM SET id_gen.max_run_ahead = '60s'" >/dev/null
 as_pg "$PG_BINDIR/pg_ctl" -D "$BENCH_WORK/pg/data" -l "$BENCH_WORK/pg/server.log" -w restart >/dev/null
 [ "$(bench_sql -At -c 'SHOW shared_preload_libraries')" = "id_gen" ] || { echo "not preloaded" >&2; exit 1; }
 
