@@ -5,9 +5,9 @@
 // Who owns a key. Every key is stored under the role calling (GetUserId(), current_user), read
 // here and never taken from an argument: under its name (the primary key's first column) and its
 // OID (a regrole, which a dump writes as the name), and a row is the caller's only when both are,
-// so a new role given an old role's name does not inherit its keys. The table belongs to the extension's owner and no other
-// role has a privilege on it: these functions read and write it themselves, as catalog code
-// does — an index scan of its primary key, heap_insert / heap_update / heap_delete and the index
+// so a new role given an old role's name does not inherit its keys. The table belongs to the
+// extension's owner and no other role has a privilege on it: these functions read and write it
+// themselves, as catalog code does — an index scan of its primary key, heap_insert / heap_update / heap_delete and the index
 // entries — after finding it from pg_extension by OID (see extension.h). No SQL text is run, so
 // nothing is resolved by name when a request runs, and nothing is planned per transaction: a key
 // costs two index probes and two row writes per request. Since no executor runs, every call
@@ -743,7 +743,8 @@ IDGEN_FUNCTION(idempotency_purge) {
             row_from_tuple(st, rel, tup, &row);
             if (!row.done() && row.ts(kLockedUntil) > at) continue;  // held
             if (pass == 1 && (row.ts(kUpdated) > cutoff ||
-                              (!every_role && (!row.mine() || std::strcmp(NameStr(*DatumGetName(row.v[kRole])), NameStr(*role)) != 0))))
+                              (!every_role &&
+                               (!row.mine() || std::strcmp(NameStr(*DatumGetName(row.v[kRole])), NameStr(*role)) != 0))))
                 continue;
             TM_FailureData tmfd;
             ItemPointerData tid = row.tid;

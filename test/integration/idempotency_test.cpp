@@ -1161,6 +1161,36 @@ TEST(Idempotency, ADroppedRolesKeysGoToNoOneButADumpCarriesThem) {
     roles::drop_role({src.dsn()}, r);
 }
 
+// A dump restored where a key's role does not exist: the table's rows do not load (a regrole
+// names an existing role), and pg_restore says which role is missing.
+TEST(Idempotency, ARestoreWithoutTheKeysRoleLoadsNoKeys) {
+    idgen::it::ScratchDb src("it_idem_norole_src");
+    const std::string r = "it_idem_gone_role", dst = "it_idem_norole_dst";
+    exec(idgen::it::dsn(), "DROP DATABASE IF EXISTS " + dst + " WITH (FORCE)");
+    exec(idgen::it::dsn(), "DROP ROLE IF EXISTS " + r);
+    roles::make_role(src.dsn(), r);
+    exec(roles::as(r, src.name()), "SELECT * FROM idempotency_begin('s', 'k', 'f')");
+    exec(src.dsn(), "SELECT * FROM idempotency_begin('s', 'k', 'f')");  // postgres's key, which exists there
+    const std::string work = idgen::it::env_or("IDGEN_WORK", "/tmp");
+    const std::string file = work + "/idem_norole_" + std::to_string(getpid()) + ".dump";
+    const std::string errors = file + ".err";
+    const std::string conn = "-h '" + idgen::it::env_or("PGHOST", "/tmp") + "' -p " + idgen::it::env_or("PGPORT", "5432") +
+                             " -U " + idgen::it::env_or("PGUSER", "postgres");
+    ASSERT_EQ(idgen::it::run_pg_tool("pg_dump", conn + " -Fc -f '" + file + "' " + src.name()), 0);
+    exec(src.dsn(), "DELETE FROM idempotency_keys");
+    roles::drop_role({src.dsn()}, r);
+    exec(idgen::it::dsn(), "CREATE DATABASE " + dst);
+    const int rc = idgen::it::run_pg_tool("pg_restore", conn + " -d " + dst + " '" + file + "' 2>'" + errors + "'");
+    std::ifstream in(errors);
+    const std::string said((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::remove(file.c_str());
+    std::remove(errors.c_str());
+    EXPECT_NE(rc, 0);
+    EXPECT_NE(said.find("role \"" + r + "\" does not exist"), std::string::npos) << said;
+    EXPECT_EQ(one(idgen::it::dsn(dst), "SELECT count(*)::text FROM idempotency_keys"), "0");
+    exec(idgen::it::dsn(), "DROP DATABASE IF EXISTS " + dst + " WITH (FORCE)");
+}
+
 // A publication FOR ALL TABLES publishes idempotency_keys (role names, stored responses); one
 // listing tables, or FOR TABLES IN SCHEMA without the extension's schema, does not.
 TEST(Idempotency, AllTablesPublicationIncludesTheKeys) {
