@@ -3,12 +3,15 @@
 // idempotency_fingerprint.cpp).
 //
 // Who owns a key. Every key is stored under the role calling (GetUserId(), current_user), read
-// here and never taken from an argument. The table belongs to the extension's owner and no other
-// role has a privilege on it: these functions read and write it themselves, as catalog code
-// does — an index scan of its primary key, heap_insert / heap_update / heap_delete and the index
+// here and never taken from an argument: under its name (the primary key's first column) and its
+// OID (a regrole, which a dump writes as the name), and a row is the caller's only when both are,
+// so a new role given an old role's name does not inherit its keys. The table belongs to the
+// extension's owner and no other role has a privilege on it: these functions read and write it
+// themselves, as catalog code does — an index scan of its primary key, heap_insert / heap_update / heap_delete and the index
 // entries — after finding it from pg_extension by OID (see extension.h). No SQL text is run, so
 // nothing is resolved by name when a request runs, and nothing is planned per transaction: a key
-// costs two index probes and two row writes per request.
+// costs two index probes and two row writes per request. Since no executor runs, every call
+// refuses while the table has something the executor would run on a write (check_table()).
 //
 // Concurrency. Every idempotency_begin() of one (role, scope, key) first takes a transaction-level
 // lock on it: a lock-manager advisory lock whose tag holds a 64-bit hash of the three (and a class
@@ -46,6 +49,7 @@ extern "C" {
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_collation.h"
+#include "catalog/pg_constraint.h"
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "common/hashfn.h"
@@ -141,16 +145,20 @@ void check_writable(const char* what) {
 // ---- the table -------------------------------------------------------------------------------
 
 enum Col {
-    kRole, kScope, kKey, kFingerprint, kState, kResponse, kAttempts, kOriginal, kAttempt, kPoint,
+    kRole, kRoleId, kScope, kKey, kFingerprint, kState, kResponse, kAttempts, kOriginal, kAttempt, kPoint,
     kLockTimeout, kLockedUntil, kRetention, kCreated, kUpdated, kFinished, kExpires, kNumCols
 };
 constexpr const char* kColNames[kNumCols] = {
-    "role_name", "scope", "key", "fingerprint", "state", "response", "attempts", "original_attempt_id",
+    "role_name", "role_id", "scope", "key", "fingerprint", "state", "response", "attempts", "original_attempt_id",
     "attempt_id", "recovery_point", "lock_timeout", "locked_until", "retention", "created_at", "updated_at",
     "finished_at", "expires_at"};
 constexpr Oid kColTypes[kNumCols] = {
-    NAMEOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, JSONBOID, INT4OID, TEXTOID, TEXTOID, TEXTOID,
+    NAMEOID, REGROLEOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, JSONBOID, INT4OID, TEXTOID, TEXTOID, TEXTOID,
     INTERVALOID, TIMESTAMPTZOID, INTERVALOID, TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID};
+
+// The columns the store always writes a value to (NOT NULL in the table); the others may be NULL.
+constexpr bool kColNotNull[kNumCols] = {true,  true,  true,  true,  false, true,  false, true, false,
+                                        false, false, true,  false, true,  true,  true,  false, true};
 
 // The table, its primary key and expiry index, and where each column is: found by OID once per
 // backend. An invalidation of the table or one of its indexes (DROP EXTENSION drops them, ALTER
@@ -215,6 +223,80 @@ const Store& store() {
     return g_store;
 }
 
+// The store writes the table's rows and index entries itself, below the executor: whatever the
+// executor would add to a write (a trigger, a foreign key's triggers, a rule, row-level security,
+// a CHECK constraint, a column the store does not know with its default or NOT NULL) would be
+// bypassed, silently. So every call refuses while the table has one, with 0A000 as for an index
+// the store cannot maintain (55000 is what finish and recovery points return for a key that is
+// not in flight, a condition of a request; this one is the table's, until a superuser undoes it).
+// The checks read the relcache entry of the table the caller has just opened and locked: creating
+// any of these invalidates it, and their DDL takes a lock that conflicts with the caller's.
+void check_table(const Store& st, Relation rel) {
+    const char* found = nullptr;
+    const char* hint = nullptr;
+    const TupleDesc desc = RelationGetDescr(rel);
+    const char* table = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
+                                                   RelationGetRelationName(rel));
+    if (rel->trigdesc != nullptr && rel->trigdesc->numtriggers > 0) {
+        const Trigger& t = rel->trigdesc->triggers[0];
+        HeapTuple con = t.tgisinternal && OidIsValid(t.tgconstraint)
+                            ? SearchSysCache1(CONSTROID, ObjectIdGetDatum(t.tgconstraint))
+                            : nullptr;
+        if (HeapTupleIsValid(con)) {
+            // A foreign key's trigger: the key may be on this table or on another referencing it.
+            const auto* c = reinterpret_cast<Form_pg_constraint>(GETSTRUCT(con));
+            const char* on = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->conrelid)),
+                                                        get_rel_name(c->conrelid));
+            found = psprintf("the trigger of constraint \"%s\" on %s", NameStr(c->conname), on);
+            hint = psprintf("Drop the constraint: ALTER TABLE %s DROP CONSTRAINT %s.", on,
+                            quote_identifier(NameStr(c->conname)));
+            ReleaseSysCache(con);
+        } else {
+            found = psprintf("trigger \"%s\"", t.tgname);
+            hint = psprintf("Drop it: DROP TRIGGER %s ON %s.", quote_identifier(t.tgname), table);
+        }
+    } else if (rel->rd_rel->relrowsecurity) {
+        found = "row-level security enabled";
+        hint = psprintf("Disable it: ALTER TABLE %s DISABLE ROW LEVEL SECURITY.", table);
+    } else if (rel->rd_rules != nullptr && rel->rd_rules->numLocks > 0) {
+        found = "a rule";
+        hint = psprintf("Drop it: DROP RULE ... ON %s (pg_rules lists it).", table);
+    } else if (desc->constr != nullptr && desc->constr->num_check > 0) {
+        const char* con = desc->constr->check[0].ccname;
+        found = psprintf("CHECK constraint \"%s\"", con);
+        hint = psprintf("Drop it: ALTER TABLE %s DROP CONSTRAINT %s.", table, quote_identifier(con));
+    } else {
+        for (int i = 0; i < desc->natts && found == nullptr; ++i) {
+            const Form_pg_attribute a = TupleDescAttr(desc, i);
+            if (a->attisdropped) continue;
+            int c = 0;
+            while (c < kNumCols && st.att[c] != a->attnum) ++c;
+            if (c == kNumCols) {
+                found = psprintf("column \"%s\", which the store does not write", NameStr(a->attname));
+                hint = psprintf("Drop it: ALTER TABLE %s DROP COLUMN %s.", table, quote_identifier(NameStr(a->attname)));
+            } else if (a->attnotnull && !kColNotNull[c]) {
+                found = psprintf("a NOT NULL constraint on column \"%s\"", NameStr(a->attname));
+                hint = psprintf("Drop it: ALTER TABLE %s ALTER COLUMN %s DROP NOT NULL.", table,
+                                quote_identifier(NameStr(a->attname)));
+            }
+        }
+    }
+    if (found == nullptr) return;
+    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("the id_gen idempotency store cannot use table %s: it has %s", table, found),
+                    errdetail("The store writes the table's rows and index entries itself, without the executor, so "
+                              "triggers, rules, row-level security, CHECK constraints and columns of its own would "
+                              "be bypassed."),
+                    errhint("%s", hint)));
+}
+
+// The table, opened for writing and checked.
+Relation open_table(const Store& st) {
+    Relation rel = table_open(st.relid, RowExclusiveLock);
+    check_table(st, rel);
+    return rel;
+}
+
 // A key's row: its values by column (from a copy of the tuple, in the caller's memory context; a
 // large response stays a TOAST pointer, so an update that keeps it keeps its TOAST rows), where
 // it is, and which transaction wrote it.
@@ -224,6 +306,9 @@ struct Row {
     Datum v[kNumCols];
     bool null[kNumCols];
 
+    // The row's role is the caller's: same name (the lookup) and same OID. A row under the
+    // caller's name with another OID is a former holder's of the name (a role dropped or renamed).
+    [[nodiscard]] bool mine() const { return DatumGetObjectId(v[kRoleId]) == GetUserId(); }
     [[nodiscard]] bool done() const { return std::strcmp(TextDatumGetCString(v[kState]), "done") == 0; }
     [[nodiscard]] const text* txt(Col c) const { return null[c] ? nullptr : DatumGetTextPP(v[c]); }
     [[nodiscard]] TimestampTz ts(Col c) const { return null[c] ? DT_NOBEGIN : DatumGetTimestampTz(v[c]); }
@@ -363,6 +448,7 @@ void fresh(Row* row, const NameData* role, const text* scope, const text* key, c
            Interval* lock_timeout, Interval* retention, TimestampTz at) {
     for (int c = 0; c < kNumCols; ++c) row->null[c] = true;
     set(row, kRole, NameGetDatum(role));
+    set(row, kRoleId, ObjectIdGetDatum(GetUserId()));
     set(row, kScope, text_datum(scope));
     set(row, kKey, text_datum(key));
     set_text(row, kFingerprint, fp);
@@ -456,7 +542,7 @@ IDGEN_FUNCTION(idempotency_begin) {
     if (!lock_key(scope, key, wait, &tag))
         in_flight_error(scope, key, "another transaction is running a request with it.",
                         "Retry later, or call idempotency_begin() with wait => true to wait for it.");
-    Relation rel = table_open(st.relid, RowExclusiveLock);
+    Relation rel = open_table(st);
 
     // A duplicate can poll for as long as the request's lock_timeout: what one reading of the row
     // allocates (its copy, the values of the row to write) is freed before the next, in a context
@@ -484,8 +570,9 @@ IDGEN_FUNCTION(idempotency_begin) {
             return done_with("new", row);
         }
         const bool done = old.done();
-        // Past its retention and not held: forgotten, the request starts afresh.
-        if (old.ts(kExpires) <= at && (done || old.ts(kLockedUntil) <= at)) {
+        // Past its retention and not held: forgotten, the request starts afresh. A key of a former
+        // holder of the role's name is another role's, never this one's: it is replaced as well.
+        if (!old.mine() || (old.ts(kExpires) <= at && (done || old.ts(kLockedUntil) <= at))) {
             fresh(&row, role, scope, key, fingerprint, attempt_id, lock_timeout, retention, at);
             if (!update_row(st, rel, old, row)) continue;
             table_close(rel, NoLock);
@@ -547,13 +634,13 @@ void update_in_flight(const text* scope, const text* key, const text* attempt_id
                       const text* point, const char* action) {
     const Store& st = store();
     const Name role = caller_name();
-    Relation rel = table_open(st.relid, RowExclusiveLock);
+    Relation rel = open_table(st);
     for (;;) {
         CHECK_FOR_INTERRUPTS();
         const TimestampTz at = GetCurrentTimestamp();
         Row old;
         const Shown k = shown(key), s = shown(scope);
-        if (!read_row(st, rel, role, scope, key, &old))
+        if (!read_row(st, rel, role, scope, key, &old) || !old.mine())
             ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                             errmsg("cannot %s idempotency key \"%s\": it is not in flight", action, k.text),
                             errdetail("Scope \"%s\" has no such key for role \"%s\" (never begun, or purged).", s.text,
@@ -640,7 +727,7 @@ IDGEN_FUNCTION(idempotency_purge) {
         neg.month = -older_than->month;
         cutoff = plus(at, &neg);
     }
-    Relation rel = table_open(st.relid, RowExclusiveLock);
+    Relation rel = open_table(st);
     int64 deleted = 0;
     // Pass 0: expired keys (the expiry index); pass 1: idle keys (the whole table), with older_than.
     for (int pass = 0; pass < (older_than != nullptr ? 2 : 1) && deleted < batch; ++pass) {
@@ -656,7 +743,8 @@ IDGEN_FUNCTION(idempotency_purge) {
             row_from_tuple(st, rel, tup, &row);
             if (!row.done() && row.ts(kLockedUntil) > at) continue;  // held
             if (pass == 1 && (row.ts(kUpdated) > cutoff ||
-                              (!every_role && std::strcmp(NameStr(*DatumGetName(row.v[kRole])), NameStr(*role)) != 0)))
+                              (!every_role &&
+                               (!row.mine() || std::strcmp(NameStr(*DatumGetName(row.v[kRole])), NameStr(*role)) != 0))))
                 continue;
             TM_FailureData tmfd;
             ItemPointerData tid = row.tid;

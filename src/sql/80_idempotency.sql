@@ -3,14 +3,18 @@
 -- of the install script and included as is in the 0.1.0 -> 0.2.0 upgrade script.
 --
 -- A key belongs to the role that used it (current_user at the call), a scope of the caller's
--- choice and the key text. The table is the extension owner's and no other role has a privilege
--- on it. The functions are C: they read current_user themselves, so a caller cannot name another
--- role, and read and write the table directly (found by OID from pg_extension, as catalog code
--- does), so no SQL text is resolved by name, or planned, while a request runs.
+-- choice and the key text. The role is stored by name and by OID (as regrole, which pg_dump writes
+-- as the role's name and a restore reads back as the new cluster's OID): a row is the caller's
+-- only when both match, so a new role given a dropped or renamed role's name does not inherit its
+-- keys. The table is the extension owner's and no other role has a privilege on it. The
+-- functions are C: they read current_user themselves, so a caller cannot name another role, and
+-- read and write the table directly (found by OID from pg_extension, as catalog code does), so no
+-- SQL text is resolved by name, or planned, while a request runs.
 -------------------------------------------------------------------------------
 
 CREATE TABLE idempotency_keys (
     role_name           name        NOT NULL,
+    role_id             regrole     NOT NULL,
     scope               text        COLLATE "C" NOT NULL,
     key                 text        COLLATE "C" NOT NULL,
     fingerprint         text        COLLATE "C",
@@ -29,10 +33,12 @@ CREATE TABLE idempotency_keys (
     expires_at          timestamptz NOT NULL,
     CONSTRAINT idempotency_keys_pkey PRIMARY KEY (role_name, scope, key)
 ) WITH (fillfactor = 80);
--- Only the functions below write rows (and check what they write). Every key is updated at least
--- once (its finish; each replay counts an attempt), never in an indexed column: the free space
--- lets those updates stay on the page, heap-only (HOT), with no new index entries. The index on
--- expires_at (set when a request is granted the key) serves purges.
+-- Only the functions below write rows (and check what they write). They write the heap and the
+-- indexes directly, so they refuse to write while the table has triggers, rules, row-level
+-- security, CHECK constraints or columns of its own that they would bypass. Every key is updated
+-- at least once (its finish; each replay counts an attempt), never in an indexed column: the free
+-- space lets those updates stay on the page, heap-only (HOT), with no new index entries. The index
+-- on expires_at (set when a request is granted the key) serves purges.
 CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at);
 COMMENT ON TABLE idempotency_keys IS 'idempotency keys: one row per (role, scope, key); read and written through the idempotency_* functions';
 -- Keys survive pg_dump (a configuration table's rows are dumped).

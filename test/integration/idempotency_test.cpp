@@ -6,7 +6,9 @@
 // killed inside its transaction (the key is free at once), a reply lost after the commit,
 // application roles that are not superusers, the owner of public planting look-alikes, purge in
 // batches next to a locked row, the table's indexes (amcheck) and heap-only updates through every
-// write path, large responses, a crash, and pg_dump.
+// write path, large responses, a crash, pg_dump, a table with triggers, rules, row-level
+// security or constraints the store would bypass (refused), roles renamed, dropped and created
+// again with the same name, and a FOR ALL TABLES publication.
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
 
@@ -950,6 +952,263 @@ TEST(Idempotency, KeysSurviveDumpAndRestore) {
                   std::string("halfway"));
     }
     exec(idgen::it::dsn(), "DROP DATABASE IF EXISTS " + dst + " WITH (FORCE)");
+}
+
+
+// The store writes idempotency_keys below the executor, so what a superuser adds to the table
+// that the executor would run on a write (a trigger, a foreign key's triggers, a rule, row-level
+// security, a CHECK constraint, a column the store does not know, NOT NULL on a column it may
+// leave NULL) would be bypassed. Every call refuses instead (0A000, the table and the thing named,
+// a hint saying what to drop), and works again once it is dropped; a trigger never fires.
+TEST(Idempotency, RefusesATableWithWhatItWouldBypass) {
+    idgen::it::ScratchDb db("it_idem_guard");
+    exec(db.dsn(), "CREATE TABLE fired (what text);"
+                   "CREATE FUNCTION note() RETURNS trigger LANGUAGE plpgsql AS "
+                   "$$BEGIN INSERT INTO fired VALUES (TG_OP); RETURN NEW; END$$;"
+                   "CREATE TABLE refs (r name, s text, k text);"
+                   "SELECT * FROM idempotency_begin('s', 'held', 'f', lock_timeout => '1 hour')");
+    struct Case {
+        const char* add;
+        const char* drop;
+        const char* found;  // in the message
+        const char* hint;   // in the hint
+    };
+    const Case cases[] = {
+        {"CREATE TRIGGER t1 BEFORE INSERT OR UPDATE OR DELETE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION note()",
+         "DROP TRIGGER t1 ON idempotency_keys", "trigger \"t1\"", "DROP TRIGGER t1 ON public.idempotency_keys"},
+        {"CREATE TRIGGER t2 AFTER DELETE ON idempotency_keys FOR EACH STATEMENT EXECUTE FUNCTION note();"
+         "ALTER TABLE idempotency_keys DISABLE TRIGGER t2",
+         "DROP TRIGGER t2 ON idempotency_keys", "trigger \"t2\"", "DROP TRIGGER t2"},
+        {"ALTER TABLE idempotency_keys ENABLE ROW LEVEL SECURITY",
+         "ALTER TABLE idempotency_keys DISABLE ROW LEVEL SECURITY", "row-level security enabled",
+         "DISABLE ROW LEVEL SECURITY"},
+        {"ALTER TABLE idempotency_keys ADD CONSTRAINT few CHECK (attempts < 100)",
+         "ALTER TABLE idempotency_keys DROP CONSTRAINT few", "CHECK constraint \"few\"", "DROP CONSTRAINT few"},
+        {"ALTER TABLE refs ADD CONSTRAINT refs_key FOREIGN KEY (r, s, k) REFERENCES idempotency_keys (role_name, scope, key)",
+         "ALTER TABLE refs DROP CONSTRAINT refs_key", "constraint \"refs_key\" on public.refs",
+         "ALTER TABLE public.refs DROP CONSTRAINT refs_key"},
+        {"CREATE RULE copy AS ON INSERT TO idempotency_keys DO ALSO INSERT INTO fired VALUES ('rule')",
+         "DROP RULE copy ON idempotency_keys", "a rule", "DROP RULE"},
+        {"ALTER TABLE idempotency_keys ADD COLUMN tenant text NOT NULL DEFAULT 'a'",
+         "ALTER TABLE idempotency_keys DROP COLUMN tenant", "column \"tenant\"", "DROP COLUMN tenant"},
+        {"ALTER TABLE idempotency_keys ALTER COLUMN fingerprint SET NOT NULL",
+         "ALTER TABLE idempotency_keys ALTER COLUMN fingerprint DROP NOT NULL", "NOT NULL constraint on column \"fingerprint\"",
+         "ALTER COLUMN fingerprint DROP NOT NULL"},
+    };
+    int n = 0;
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.add);
+        exec(db.dsn(), c.add);
+        const std::string k = "k" + std::to_string(++n);
+        const std::vector<std::string> calls = {
+            "SELECT * FROM idempotency_begin('s', '" + k + "', 'f')",
+            "SELECT idempotency_finish('s', 'held', '{}')",
+            "SELECT idempotency_recovery_point('s', 'held', 'p')",
+            "SELECT idempotency_purge(older_than => '0')",
+        };
+        for (const auto& call : calls) {
+            std::string message;
+            EXPECT_EQ(sqlstate_of(db.dsn(), call, &message), "0A000") << call;
+            EXPECT_NE(message.find("cannot use table public.idempotency_keys: it has"), std::string::npos) << message;
+            EXPECT_NE(message.find(c.found), std::string::npos) << message;
+        }
+        // The hint, through libpq (libpqxx 6.4 keeps only the message).
+        {
+            PGconn* conn = PQconnectdb(db.dsn().c_str());
+            ASSERT_EQ(PQstatus(conn), CONNECTION_OK);
+            PGresult* r = PQexec(conn, calls[0].c_str());
+            const char* hint = PQresultErrorField(r, PG_DIAG_MESSAGE_HINT);
+            EXPECT_NE(std::string(hint ? hint : "").find(c.hint), std::string::npos) << (hint ? hint : "(none)");
+            PQclear(r);
+            PQfinish(conn);
+        }
+        exec(db.dsn(), c.drop);
+        pqxx::connection conn(db.dsn());
+        pqxx::nontransaction tx(conn);
+        EXPECT_EQ(begin(tx, "s", k, "f").state, "new");
+        EXPECT_EQ(tx.exec1("SELECT count(*) FROM fired")[0].as<int>(), 0);
+    }
+    // An index the store cannot maintain (an expression) is refused when a new key needs entries.
+    exec(db.dsn(), "CREATE INDEX idem_lower_key ON idempotency_keys (lower(key))");
+    std::string message;
+    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT * FROM idempotency_begin('s', 'by-index', 'f')", &message), "0A000");
+    EXPECT_NE(message.find("index \"idem_lower_key\" on idempotency_keys is not one the store can maintain"),
+              std::string::npos) << message;
+    exec(db.dsn(), "DROP INDEX idem_lower_key");
+    pqxx::connection conn(db.dsn());
+    pqxx::nontransaction tx(conn);
+    tx.exec("SELECT idempotency_finish('s', 'held', '{\"ok\": true}')");
+    EXPECT_EQ(begin(tx, "s", "held", "f").response, "{\"ok\": true}");
+    EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys")[0].as<int>(), n + 1);
+}
+
+namespace roles {
+
+std::string as(const std::string& role, const std::string& db) {
+    return "host=" + idgen::it::env_or("PGHOST", "/tmp") + " port=" + idgen::it::env_or("PGPORT", "5432") +
+           " user=" + role + " dbname=" + db;
+}
+const char* kFunctions =
+    "idempotency_begin(text, text, text, boolean, text, interval, interval), idempotency_finish(text, text, jsonb, "
+    "text), idempotency_recovery_point(text, text, text, text), idempotency_purge(interval, integer)";
+void make_role(const std::string& db_dsn, const std::string& role) {
+    exec(idgen::it::dsn(), "CREATE ROLE " + role + " LOGIN");
+    exec(db_dsn, std::string("GRANT EXECUTE ON FUNCTION ") + kFunctions + " TO " + role);
+}
+void drop_role(const std::vector<std::string>& db_dsns, const std::string& role) {
+    for (const auto& d : db_dsns) exec(d, std::string("REVOKE ALL ON FUNCTION ") + kFunctions + " FROM " + role);
+    exec(idgen::it::dsn(), "DROP ROLE " + role);
+}
+
+}  // namespace roles
+
+// A key is its role's by name and OID. After ALTER ROLE ... RENAME the role no longer finds its
+// keys under the new name, and a new role given the old name does not inherit them: its request
+// with the same scope and key is new (even with another payload), it cannot finish or record a
+// recovery point of the old role's key in flight, and it never sees the old response.
+TEST(Idempotency, ANewRoleWithARenamedRolesNameInheritsNothing) {
+    idgen::it::ScratchDb db("it_idem_rename");
+    const std::string a = "it_idem_ren_a", b = "it_idem_ren_b";
+    for (const auto& r : {a, b}) exec(idgen::it::dsn(), "DROP ROLE IF EXISTS " + r);
+    roles::make_role(db.dsn(), a);
+    {
+        pqxx::connection c(roles::as(a, db.name()));
+        pqxx::nontransaction tx(c);
+        EXPECT_EQ(begin(tx, "POST /x", "done", "fa").state, "new");
+        tx.exec("SELECT idempotency_finish('POST /x', 'done', '{\"secret\": \"a\"}')");
+        EXPECT_EQ(begin(tx, "POST /x", "flying", "fa", true, "a1", "1 hour").state, "new");
+    }
+    exec(idgen::it::dsn(), "ALTER ROLE " + a + " RENAME TO " + b);
+    roles::make_role(db.dsn(), a);  // a new role, another OID, the old name
+    {
+        pqxx::connection c(roles::as(a, db.name()));
+        pqxx::nontransaction tx(c);
+        EXPECT_EQ(sqlstate_of([&] { tx.exec("SELECT idempotency_finish('POST /x', 'flying', '{}')"); }), "55000");
+        EXPECT_EQ(sqlstate_of([&] { tx.exec("SELECT idempotency_recovery_point('POST /x', 'flying', 'p')"); }), "55000");
+        const Begun d = begin(tx, "POST /x", "done", "another payload");
+        EXPECT_EQ(d.state, "new");
+        EXPECT_EQ(d.response, "<null>");
+        EXPECT_EQ(d.attempts, 1);
+        EXPECT_EQ(begin(tx, "POST /x", "flying", "fa", false).state, "new");  // not 55P03: not its key
+        tx.exec("SELECT idempotency_finish('POST /x', 'done', '{\"mine\": true}')");
+        EXPECT_EQ(begin(tx, "POST /x", "done", "another payload").response, "{\"mine\": true}");
+    }
+    {
+        // The renamed role: its keys stayed under the old name (a request with one is new).
+        pqxx::connection c(roles::as(b, db.name()));
+        pqxx::nontransaction tx(c);
+        EXPECT_EQ(begin(tx, "POST /x", "done", "fa").state, "new");
+    }
+    EXPECT_EQ(one(db.dsn(), "SELECT string_agg(role_name || '/' || role_id::text || '/' || key, ',' ORDER BY role_name, key) "
+                            "FROM idempotency_keys"),
+              a + "/" + a + "/done," + a + "/" + a + "/flying," + b + "/" + b + "/done");
+    exec(db.dsn(), "DELETE FROM idempotency_keys");
+    roles::drop_role({db.dsn()}, a);
+    roles::drop_role({db.dsn()}, b);
+}
+
+// DROP ROLE and CREATE ROLE with the same name: the new role does not inherit the keys. A dump
+// names each key's role (role_id is a regrole), so a restore where the role has another OID (a
+// dump taken before the role was dropped and created again, as in another cluster) gives it its
+// keys back: replays, mismatches and keys in flight as they were.
+TEST(Idempotency, ADroppedRolesKeysGoToNoOneButADumpCarriesThem) {
+    idgen::it::ScratchDb src("it_idem_role_src");
+    const std::string r = "it_idem_dump_role", dst = "it_idem_role_dst";
+    exec(idgen::it::dsn(), "DROP DATABASE IF EXISTS " + dst + " WITH (FORCE)");
+    exec(idgen::it::dsn(), "DROP ROLE IF EXISTS " + r);
+    roles::make_role(src.dsn(), r);
+    exec(roles::as(r, src.name()), "SELECT * FROM idempotency_begin('POST /orders', 'k1', 'f1', attempt_id => 'orig');"
+                                   "SELECT idempotency_finish('POST /orders', 'k1', '{\"order\": 1}');"
+                                   "SELECT * FROM idempotency_begin('POST /orders', 'k2', 'f2', lock_timeout => '1 hour')");
+    const std::string old_oid = one(src.dsn(), "SELECT oid::text FROM pg_roles WHERE rolname = '" + r + "'");
+    const std::string file = idgen::it::env_or("IDGEN_WORK", "/tmp") + "/idem_role_" + std::to_string(getpid()) + ".dump";
+    const std::string conn = "-h '" + idgen::it::env_or("PGHOST", "/tmp") + "' -p " + idgen::it::env_or("PGPORT", "5432") +
+                             " -U " + idgen::it::env_or("PGUSER", "postgres");
+    ASSERT_EQ(idgen::it::run_pg_tool("pg_dump", conn + " -Fc -f '" + file + "' " + src.name()), 0);
+
+    roles::drop_role({src.dsn()}, r);
+    roles::make_role(src.dsn(), r);
+    ASSERT_NE(one(src.dsn(), "SELECT oid::text FROM pg_roles WHERE rolname = '" + r + "'"), old_oid);
+    {
+        pqxx::connection c(roles::as(r, src.name()));
+        pqxx::nontransaction tx(c);
+        const Begun b = begin(tx, "POST /orders", "k1", "a new payload");
+        EXPECT_EQ(b.state, "new");
+        EXPECT_EQ(b.response, "<null>");
+        EXPECT_EQ(b.original, "<null>");
+        EXPECT_EQ(sqlstate_of([&] { tx.exec("SELECT idempotency_finish('POST /orders', 'k2', '{}')"); }), "55000");
+    }
+
+    exec(idgen::it::dsn(), "CREATE DATABASE " + dst);
+    const int rc = idgen::it::run_pg_tool("pg_restore", conn + " --exit-on-error -d " + dst + " '" + file + "'");
+    std::remove(file.c_str());
+    ASSERT_EQ(rc, 0);
+    EXPECT_EQ(one(idgen::it::dsn(dst), "SELECT string_agg(DISTINCT role_id::oid::text, ',') FROM idempotency_keys"),
+              one(src.dsn(), "SELECT oid::text FROM pg_roles WHERE rolname = '" + r + "'"));
+    {
+        pqxx::connection c(roles::as(r, dst));
+        pqxx::nontransaction tx(c);
+        const Begun b = begin(tx, "POST /orders", "k1", "f1");
+        EXPECT_EQ(b.state, "replay");
+        EXPECT_EQ(b.response, "{\"order\": 1}");
+        EXPECT_EQ(b.original, "orig");
+        EXPECT_EQ(b.attempts, 2);
+        EXPECT_EQ(sqlstate_of([&] { begin(tx, "POST /orders", "k1", "other"); }), "23000");
+        EXPECT_EQ(sqlstate_of([&] { begin(tx, "POST /orders", "k2", "f2", false); }), "55P03");
+    }
+    exec(idgen::it::dsn(), "DROP DATABASE IF EXISTS " + dst + " WITH (FORCE)");
+    exec(src.dsn(), "DELETE FROM idempotency_keys");
+    roles::drop_role({src.dsn()}, r);
+}
+
+// A dump restored where a key's role does not exist: the table's rows do not load (a regrole
+// names an existing role), and pg_restore says which role is missing.
+TEST(Idempotency, ARestoreWithoutTheKeysRoleLoadsNoKeys) {
+    idgen::it::ScratchDb src("it_idem_norole_src");
+    const std::string r = "it_idem_gone_role", dst = "it_idem_norole_dst";
+    exec(idgen::it::dsn(), "DROP DATABASE IF EXISTS " + dst + " WITH (FORCE)");
+    exec(idgen::it::dsn(), "DROP ROLE IF EXISTS " + r);
+    roles::make_role(src.dsn(), r);
+    exec(roles::as(r, src.name()), "SELECT * FROM idempotency_begin('s', 'k', 'f')");
+    exec(src.dsn(), "SELECT * FROM idempotency_begin('s', 'k', 'f')");  // postgres's key, which exists there
+    const std::string work = idgen::it::env_or("IDGEN_WORK", "/tmp");
+    const std::string file = work + "/idem_norole_" + std::to_string(getpid()) + ".dump";
+    const std::string errors = file + ".err";
+    const std::string conn = "-h '" + idgen::it::env_or("PGHOST", "/tmp") + "' -p " + idgen::it::env_or("PGPORT", "5432") +
+                             " -U " + idgen::it::env_or("PGUSER", "postgres");
+    ASSERT_EQ(idgen::it::run_pg_tool("pg_dump", conn + " -Fc -f '" + file + "' " + src.name()), 0);
+    exec(src.dsn(), "DELETE FROM idempotency_keys");
+    roles::drop_role({src.dsn()}, r);
+    exec(idgen::it::dsn(), "CREATE DATABASE " + dst);
+    const int rc = idgen::it::run_pg_tool("pg_restore", conn + " -d " + dst + " '" + file + "' 2>'" + errors + "'");
+    std::ifstream in(errors);
+    const std::string said((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::remove(file.c_str());
+    std::remove(errors.c_str());
+    EXPECT_NE(rc, 0);
+    EXPECT_NE(said.find("role \"" + r + "\" does not exist"), std::string::npos) << said;
+    EXPECT_EQ(one(idgen::it::dsn(dst), "SELECT count(*)::text FROM idempotency_keys"), "0");
+    exec(idgen::it::dsn(), "DROP DATABASE IF EXISTS " + dst + " WITH (FORCE)");
+}
+
+// A publication FOR ALL TABLES publishes idempotency_keys (role names, stored responses); one
+// listing tables, or FOR TABLES IN SCHEMA without the extension's schema, does not.
+TEST(Idempotency, AllTablesPublicationIncludesTheKeys) {
+    idgen::it::ScratchDb db("it_idem_pub");
+    pqxx::connection c(db.dsn());
+    pqxx::nontransaction tx(c);
+    tx.exec("CREATE SCHEMA app; CREATE TABLE app.orders (id ulid PRIMARY KEY);"
+            "CREATE PUBLICATION every FOR ALL TABLES;"
+            "CREATE PUBLICATION listed FOR TABLE app.orders;"
+            "CREATE PUBLICATION by_schema FOR TABLES IN SCHEMA app");
+    const auto tables = [&](const char* pub) {
+        return std::string(tx.exec1("SELECT string_agg(schemaname || '.' || tablename, ',' ORDER BY tablename) "
+                                    "FROM pg_publication_tables WHERE pubname = '" + std::string(pub) + "'")[0]
+                               .c_str());
+    };
+    EXPECT_NE(tables("every").find("public.idempotency_keys"), std::string::npos) << tables("every");
+    EXPECT_EQ(tables("listed"), "app.orders");
+    EXPECT_EQ(tables("by_schema"), "app.orders");
 }
 
 }  // namespace
