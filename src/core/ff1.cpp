@@ -4,6 +4,8 @@
 
 #include "no_pg_check.h"
 
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ff1.cpp assumes a little-endian machine");
+
 namespace idgen::ff1 {
 namespace {
 
@@ -161,17 +163,24 @@ inline std::uint64_t mask(unsigned bits) noexcept {
     return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
 }
 
-// y of round i for the half `half` (b bytes): one AES block from the precomputed state.
+inline std::uint64_t load_be64(const std::uint8_t* p) noexcept {
+    std::uint64_t x;
+    std::memcpy(&x, p, 8);
+    return __builtin_bswap64(x);  // x86-64 and arm64 Linux are little-endian
+}
+inline void store_be64(std::uint8_t* p, std::uint64_t x) noexcept {
+    x = __builtin_bswap64(x);
+    std::memcpy(p, &x, 8);
+}
+
+// y of round i for the half `half`: one AES block from the precomputed state. Q's last block ends
+// with [i] and the b <= 4 bytes of the half, all in its second 8 bytes.
 inline std::uint64_t round_y(const BlockCipher& aes, const BinaryPlan& plan, unsigned i, std::uint64_t half) noexcept {
     std::uint8_t blk[16], r[16];
-    std::memcpy(blk, plan.h, 16);
-    const unsigned b = plan.b;
-    blk[15 - b] ^= static_cast<std::uint8_t>(i);
-    for (unsigned j = 0; j < b; ++j) blk[16 - b + j] ^= static_cast<std::uint8_t>(half >> (8 * (b - 1 - j)));
+    std::memcpy(blk, plan.h, 8);
+    store_be64(blk + 8, load_be64(plan.h + 8) ^ (static_cast<std::uint64_t>(i) << (8 * plan.b)) ^ half);
     aes(blk, r);
-    std::uint64_t y = 0;
-    for (int j = 0; j < 8; ++j) y = (y << 8) | r[j];  // d = 8 for every n in [20, 64]
-    return y;
+    return load_be64(r);  // d = 8 for every n in [20, 64]: y is the first 8 bytes of R
 }
 
 }  // namespace

@@ -21,3 +21,5 @@
 
 \ir ../sql/55_base62.sql
 \ir ../sql/80_idempotency.sql
+
+\ir ../sql/56_permute.sql
