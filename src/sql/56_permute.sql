@@ -26,6 +26,7 @@ REVOKE ALL ON permute_keys FROM PUBLIC;
 CREATE FUNCTION id_permute_keys_changed() RETURNS trigger
     AS 'MODULE_PATHNAME', 'id_permute_keys_changed' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION id_permute_keys_changed() IS 'trigger on permute_keys: every session drops its cached keys';
+REVOKE ALL ON FUNCTION id_permute_keys_changed() FROM PUBLIC;
 -- Every change to a key, in any session, reaches every session's cache.
 CREATE TRIGGER permute_keys_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON permute_keys
     FOR EACH STATEMENT EXECUTE FUNCTION id_permute_keys_changed();
