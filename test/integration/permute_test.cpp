@@ -4,6 +4,7 @@
 // committed change, and parallel workers computing what the leader computes.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <pqxx/pqxx>
 #include <string>
 #include <thread>
@@ -73,6 +74,37 @@ TEST(Permute, DumpAndRestoreCarryTheKeys) {
     pqxx::connection admin(idgen::it::dsn());
     pqxx::nontransaction tx(admin);
     tx.exec("DROP DATABASE IF EXISTS " + dst_name + " WITH (FORCE)");
+}
+
+// A role that cannot read the keys gets an error from pg_dump, not a dump without them.
+TEST(Permute, DumpByARoleThatCannotReadTheKeysFails) {
+    idgen::it::ScratchDb db("it_permute_dump_role");
+    {
+        pqxx::connection c(db.dsn());
+        pqxx::nontransaction tx(c);
+        tx.exec("SELECT id_permute_key('orders')");
+        tx.exec("DROP ROLE IF EXISTS it_permute_dumper");
+        tx.exec("CREATE ROLE it_permute_dumper LOGIN");
+    }
+    const std::string file = idgen::it::env_or("IDGEN_WORK", "/tmp") + "/permute_role_" + std::to_string(getpid());
+    const std::string args = "-h '" + idgen::it::env_or("PGHOST", "/tmp") + "' -p " + idgen::it::env_or("PGPORT", "5432") +
+                             " -U it_permute_dumper -f '" + file + ".sql' " + db.name() + " 2>'" + file + ".err'";
+    const int rc = idgen::it::run_pg_tool("pg_dump", args);
+    std::string err;
+    if (FILE* f = std::fopen((file + ".err").c_str(), "r")) {
+        char buf[4096];
+        const std::size_t n = std::fread(buf, 1, sizeof buf, f);
+        err.assign(buf, n);
+        std::fclose(f);
+    }
+    std::remove((file + ".sql").c_str());
+    std::remove((file + ".err").c_str());
+    EXPECT_NE(rc, 0);
+    EXPECT_NE(err.find("permission denied for table"), std::string::npos) << err;
+    pqxx::connection admin(idgen::it::dsn());
+    pqxx::nontransaction tx(admin);
+    tx.exec("DROP DATABASE IF EXISTS " + db.name() + " WITH (FORCE)");
+    tx.exec("DROP ROLE IF EXISTS it_permute_dumper");
 }
 
 TEST(Permute, ConcurrentDefaultsNeverCollide) {
