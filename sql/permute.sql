@@ -79,6 +79,9 @@ CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT id_permute(nextval('orders_se
 INSERT INTO orders (n) SELECT g FROM generate_series(1, 1000) g;
 SELECT count(*) AS rows, bool_and(id_unpermute(id, 'orders') = n) AS maps_back, bool_and(id <> n) AS not_the_counter
 FROM orders;
+-- STABLE, so refused where PostgreSQL needs IMMUTABLE (a key row can change).
+CREATE INDEX ON orders ((id_permute(n, 'orders')));
+ALTER TABLE orders ADD COLUMN p bigint GENERATED ALWAYS AS (id_permute(n, 'orders')) STORED;
 DROP TABLE orders;
 DROP SEQUENCE orders_seq;
 

@@ -43,13 +43,10 @@ Error shape_of(unsigned radix, std::size_t n, std::size_t tweak_len, Shape* s) n
     s->pow_u = power(radix, s->u);
     s->pow_v = power(radix, s->v);
     if (s->pow_u == 0 || s->pow_v == 0) return Error::kOutOfRange;
-    // radix^n = radix^u * radix^v >= 10^6 (no overflow: both factors are at most 2^64, and a
-    // product that does not fit in 128 bits is far above the minimum anyway).
-    if (s->pow_v > kMinDomain || s->pow_u > kMinDomain) {
-        // at least one factor is above the minimum and the other is >= 1
-    } else if (s->pow_u * s->pow_v < kMinDomain) {
-        return Error::kOutOfRange;
-    }
+    // radix^n = radix^u * radix^v >= 10^6. The product is formed only when both factors are below
+    // 10^6, so it cannot overflow.
+    const bool big_enough = s->pow_u >= kMinDomain || s->pow_v >= kMinDomain || s->pow_u * s->pow_v >= kMinDomain;
+    if (!big_enough) return Error::kOutOfRange;
     // b = ceil(ceil(v * log2(radix)) / 8); ceil(log2(M)) is the bit length of M - 1.
     s->b = (bit_length(s->pow_v - 1) + 7) / 8;
     s->d = 4 * ((s->b + 3) / 4) + 4;
