@@ -36,6 +36,7 @@ SELECT count(DISTINCT key) AS distinct_keys FROM permute_keys;
 SELECT id_permute_key('orders');
 SELECT id_permute_key('tiny', domain => 999999);
 SELECT id_permute_key('');
+SELECT id_permute_key(repeat('é', 32));   -- 64 bytes
 SELECT id_permute_key('long_tweak', tweak => repeat('t', 257));
 SELECT id_permute(1, 'no_such_key');
 

@@ -12,7 +12,7 @@
 -------------------------------------------------------------------------------
 
 CREATE TABLE permute_keys (
-    name       text COLLATE "C" PRIMARY KEY CHECK (pg_catalog.length(name) BETWEEN 1 AND 63),
+    name       text COLLATE "C" PRIMARY KEY CHECK (pg_catalog.octet_length(name) BETWEEN 1 AND 63),
     key        bytea NOT NULL CHECK (pg_catalog.length(key) = 16),
     domain     bigint NOT NULL CHECK (domain >= 1000000),
     tweak      text COLLATE "C" NOT NULL CHECK (pg_catalog.octet_length(tweak) <= 256),
@@ -42,9 +42,9 @@ CREATE FUNCTION id_permute_key(name text, domain bigint DEFAULT 9223372036854775
     SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    IF id_permute_key.name IS NULL OR pg_catalog.length(id_permute_key.name) NOT BETWEEN 1 AND 63 THEN
+    IF id_permute_key.name IS NULL OR pg_catalog.octet_length(id_permute_key.name) NOT BETWEEN 1 AND 63 THEN
         RAISE EXCEPTION 'invalid permutation key name: %', pg_catalog.quote_nullable(id_permute_key.name)
-            USING ERRCODE = '22023', HINT = 'A key name is 1 to 63 characters.';
+            USING ERRCODE = '22023', HINT = 'A key name is 1 to 63 bytes.';
     END IF;
     IF id_permute_key.domain IS NULL OR id_permute_key.domain < 1000000 THEN
         RAISE EXCEPTION 'permutation domain % is too small', COALESCE(id_permute_key.domain::text, 'NULL')
