@@ -61,7 +61,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     // The domain permutation.
     const std::uint64_t domain = r.take(8) >> (r.take(1) % 64);
-    const std::uint64_t x = r.take(8) % (domain + 2);  // 0..domain+1, (or anything when domain is 2^64-1)
+    // 0..domain+1 (any value when domain + 2 wraps around 2^64)
+    const std::uint64_t span = domain + 2;
+    const std::uint64_t x = span == 0 ? r.take(8) : r.take(8) % span;
     idgen::ff1::DomainPlan plan;
     const idgen::Error pe = idgen::ff1::make_domain_plan(aes, tweak, tlen, domain, &plan);
     if ((pe == idgen::Error::kOk) != (domain >= idgen::ff1::kMinDomain)) __builtin_trap();
