@@ -21,7 +21,7 @@ REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
 IDGEN_CXXFLAGS = -std=c++17 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-register
 PG_CPPFLAGS    = -I$(srcdir)/src
 PG_CXXFLAGS    = $(IDGEN_CXXFLAGS)
-SHLIB_LINK     = -lstdc++
+SHLIB_LINK     = -lstdc++ -lcrypto
 EXTRA_CLEAN    = $(DATA_built)
 
 PG_CONFIG ?= pg_config

@@ -16,8 +16,8 @@ for arg in "$@"; do
 done
 
 # Building the extension and running a cluster (postgresql-server-dev-15 brings clang-14 and
-# llvm-14-dev, which PGXS uses for the server's JIT bitcode).
-packages=(build-essential g++ make)
+# llvm-14-dev, which PGXS uses for the server's JIT bitcode; libssl-dev: AES for id_permute()).
+packages=(build-essential g++ make libssl-dev)
 if [ "$demo" -eq 0 ] || [ "${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}" = /usr/lib/postgresql/15/bin/pg_config ]; then
   packages+=(postgresql-15 postgresql-client-15 postgresql-server-dev-15)
 fi

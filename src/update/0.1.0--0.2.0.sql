@@ -25,3 +25,4 @@
 \ir ../sql/90_id_types.sql
 \ir ../sql/57_objectid.sql
 \ir ../sql/58_trace_decimal.sql
+\ir ../sql/56_permute.sql

@@ -1,0 +1,110 @@
+-- Keyed permutation (FF1 over AES-128): labels and privileges, keys (creation, refusal of small
+-- domains, duplicates, missing keys), the domains [1, 2^63-1], [1, 2^53-1] and [1, N] (a whole
+-- domain of 10^6 values, each exactly once), round trips, tweaks, a sequence's DEFAULT, and the
+-- per-session key cache following changes to the key table (delete, update, rollback).
+-- What needs several sessions or pg_dump is in test/integration/permute_test.cpp.
+-- Output is deterministic: keys are random, so permuted values are checked through properties,
+-- never printed.
+SET client_min_messages = warning;
+\set VERBOSITY default
+\set SHOW_CONTEXT never
+
+-- Labels: the permutation reads the key table, so it is STABLE (not IMMUTABLE), and PARALLEL SAFE.
+SELECT p.oid::regprocedure AS function, p.provolatile AS volatility, p.proparallel AS parallel,
+       p.proisstrict AS strict, p.prosecdef AS security_definer
+FROM pg_proc p
+WHERE p.proname IN ('id_permute', 'id_unpermute', 'id_permute_key', 'id_permute_new_key', 'id_permute_keys_changed')
+ORDER BY p.oid::regprocedure::text;
+
+-- No function of the permutation is executable by PUBLIC, and only superusers read the key table.
+SELECT p.oid::regprocedure AS function, has_function_privilege('public', p.oid, 'EXECUTE') AS public_execute
+FROM pg_proc p WHERE p.proname LIKE 'id\_%permute%' ORDER BY 1::text;
+SELECT relacl IS NOT NULL AND NOT has_table_privilege('public', 'permute_keys', 'SELECT') AS public_cannot_read
+FROM pg_class WHERE oid = 'permute_keys'::regclass;
+CREATE ROLE permute_app;
+SET ROLE permute_app;
+SELECT count(*) FROM permute_keys;
+SELECT id_permute(1, 'orders');
+RESET ROLE;
+
+-- Keys: made from the CSPRNG (16 bytes, distinct), never replaced, at least 10^6 values.
+SELECT id_permute_key('orders');
+SELECT id_permute_key('orders_js', domain => 9007199254740991);
+SELECT id_permute_key('million', domain => 1000000, tweak => 'million_seq');
+SELECT name, length(key) AS key_bytes, domain, tweak FROM permute_keys ORDER BY name;
+SELECT count(DISTINCT key) AS distinct_keys FROM permute_keys;
+SELECT id_permute_key('orders');
+SELECT id_permute_key('tiny', domain => 999999);
+SELECT id_permute_key('');
+SELECT id_permute_key(repeat('é', 32));   -- 64 bytes
+SELECT id_permute_key('long_tweak', tweak => repeat('t', 257));
+SELECT id_permute(1, 'no_such_key');
+
+-- 0, negatives and values above the domain are refused (22003); they never come out.
+SELECT id_permute(0, 'orders');
+SELECT id_permute(-5, 'orders');
+SELECT id_unpermute(0, 'orders');
+SELECT id_permute(9007199254740992, 'orders_js');
+SELECT id_unpermute(1000001, 'million');
+SELECT id_permute(9223372036854775807, 'orders') BETWEEN 1 AND 9223372036854775807 AS max_maps_into_domain;
+
+-- Round trips and the range, for a counter.
+SELECT count(DISTINCT id_permute(g, 'orders')) AS distinct_values,
+       min(id_permute(g, 'orders')) >= 1 AS positive,
+       bool_and(id_unpermute(id_permute(g, 'orders'), 'orders') = g) AS round_trip,
+       count(*) FILTER (WHERE id_permute(g, 'orders') > 4611686018427387904) BETWEEN 4500 AND 5500 AS top_bit_half
+FROM generate_series(1, 10000) g;
+SELECT count(DISTINCT id_permute(g, 'orders_js')) AS distinct_values,
+       max(id_permute(g, 'orders_js')) <= 9007199254740991 AS javascript_safe,
+       bool_and(id_unpermute(id_permute(g, 'orders_js'), 'orders_js') = g) AS round_trip
+FROM generate_series(1, 10000) g;
+
+-- [1, 10^6]: every value comes out exactly once (cycle walking over 2^20).
+SELECT count(*) AS values, count(DISTINCT v) AS distinct_values, min(v) AS min, max(v) AS max
+FROM (SELECT id_permute(g, 'million') AS v FROM generate_series(1, 1000000) g) s;
+SELECT bool_and(id_unpermute(id_permute(g, 'million'), 'million') = g) AS round_trip
+FROM generate_series(1, 1000000, 7) g;
+
+-- Tweaks: the key's default is its name (or the tweak it was made with); another tweak gives an
+-- unrelated permutation under the same key.
+SELECT bool_and(id_permute(g, 'orders') = id_permute(g, 'orders', 'orders')) AS default_is_name,
+       bool_and(id_permute(g, 'million') = id_permute(g, 'million', 'million_seq')) AS default_is_given,
+       count(*) FILTER (WHERE id_permute(g, 'orders', 'invoices_seq') = id_permute(g, 'orders')) AS same_under_two_tweaks,
+       bool_and(id_unpermute(id_permute(g, 'orders', 'invoices_seq'), 'orders', 'invoices_seq') = g) AS round_trip
+FROM generate_series(1, 2000) g;
+SELECT id_permute(1, 'orders', repeat('t', 257));
+
+-- A sequence's DEFAULT: unique IDs that map back to the sequence's values.
+CREATE SEQUENCE orders_seq;
+CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT id_permute(nextval('orders_seq'), 'orders'), n int);
+INSERT INTO orders (n) SELECT g FROM generate_series(1, 1000) g;
+SELECT count(*) AS rows, bool_and(id_unpermute(id, 'orders') = n) AS maps_back, bool_and(id <> n) AS not_the_counter
+FROM orders;
+-- STABLE, so refused where PostgreSQL needs IMMUTABLE (a key row can change).
+CREATE INDEX ON orders ((id_permute(n, 'orders')));
+ALTER TABLE orders ADD COLUMN p bigint GENERATED ALWAYS AS (id_permute(n, 'orders')) STORED;
+DROP TABLE orders;
+DROP SEQUENCE orders_seq;
+
+-- The session's cache follows the key table: an updated tweak, a deleted key, a rolled-back key.
+CREATE TEMP TABLE before AS SELECT id_permute(42, 'orders_js') AS v;
+UPDATE permute_keys SET tweak = 'other' WHERE name = 'orders_js';
+SELECT id_permute(42, 'orders_js') <> v AS changed, id_permute(42, 'orders_js') = id_permute(42, 'orders_js', 'other') AS new_tweak
+FROM before;
+DELETE FROM permute_keys WHERE name = 'orders_js';
+SELECT id_permute(42, 'orders_js');
+BEGIN;
+SELECT id_permute_key('scratch');
+SELECT id_permute(1, 'scratch') >= 1 AS usable;
+ROLLBACK;
+SELECT id_permute(1, 'scratch');
+
+-- A granted role uses a key without reading the table.
+GRANT EXECUTE ON FUNCTION id_permute(bigint, text) TO permute_app;
+SET ROLE permute_app;
+SELECT id_permute(7, 'orders') >= 1 AS granted;
+SELECT id_unpermute(7, 'orders');
+RESET ROLE;
+DELETE FROM permute_keys;
+DROP OWNED BY permute_app;
+DROP ROLE permute_app;

@@ -1,0 +1,289 @@
+// id_gen: IDs that look random — a keyed permutation of [1, N] (NIST FF1 over AES, src/core/ff1.h).
+//
+//   id_permute(value, key [, tweak])    the value's image under the key (and tweak)
+//   id_unpermute(value, key [, tweak])  its inverse
+//
+// Keys live in the configuration table permute_keys (56_permute.sql): 16 bytes (AES-128) from the server's
+// CSPRNG, a domain N and a default tweak, readable by superusers only. These functions read the
+// table directly (found by OID through the extension, never by name), without a privilege check
+// of the caller: EXECUTE on them is what grants the use of the keys.
+//
+// Per backend, a small cache holds for each recently used key its OpenSSL context (the expanded AES
+// key) and its FF1 plan for the default tweak (the CBC-MAC state after FF1's block P and the tweak),
+// plus the plan of the last other tweak used with it. A statement-level trigger on permute_keys
+// sends a relcache invalidation for the table on every change; the callback marks the cache stale
+// and the next call empties it before looking anything up (at commit for other backends, at the
+// next command in the changing one, and locally on rollback).
+#include <cstdint>
+#include <cstring>
+
+#include "boundary.h"
+#include "core/aes_evp.h"
+#include "core/ff1.h"
+#include "extension.h"
+
+extern "C" {
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/skey.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "catalog/dependency.h"
+#include "catalog/pg_type.h"
+#include "commands/extension.h"
+#include "commands/trigger.h"
+#include "catalog/pg_collation.h"
+#include "port.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+}
+
+namespace {
+
+namespace ff1 = idgen::ff1;
+
+constexpr int kSlots = 16;
+constexpr int kNameMax = 63;
+constexpr std::size_t kKeyBytes = 16;  // AES-128
+
+struct Slot {
+    bool used;
+    int name_len;
+    char name[kNameMax];
+    EVP_CIPHER_CTX* ctx;
+    ff1::DomainPlan plan;  // the key's default tweak
+    int tweak_len;
+    char tweak[ff1::kMaxTweak];
+    bool has_other;  // the plan of the last other tweak used with this key
+    int other_len;
+    char other[ff1::kMaxTweak];
+    ff1::DomainPlan other_plan;
+    std::uint64_t last_use;
+};
+
+struct Table {
+    Oid relid;
+    AttrNumber name, key, domain, tweak;
+};
+
+Slot g_slots[kSlots];
+Table g_table;
+bool g_stale = false;
+bool g_callback = false;
+std::uint64_t g_clock = 0;
+
+void forget_all() noexcept {
+    for (auto& s : g_slots) {
+        if (s.used) idgen::aes::context_free(s.ctx);
+        explicit_bzero(&s, sizeof s);
+    }
+    g_table = Table{};
+    g_stale = false;
+}
+
+void on_relcache(Datum, Oid relid) {
+    if (relid == InvalidOid || relid == g_table.relid) g_stale = true;
+}
+
+[[noreturn]] void table_missing(const char* what) {
+    ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                    errmsg("the id_gen permutation key table is missing or damaged: %s", what),
+                    errhint("Update the extension (ALTER EXTENSION id_gen UPDATE) or reinstall it.")));
+}
+
+const Table& key_table() {
+    if (!g_callback) {
+        CacheRegisterRelcacheCallback(on_relcache, (Datum)0);
+        g_callback = true;
+    }
+    if (OidIsValid(g_table.relid)) return g_table;
+    const Oid nsp = idgen::pg::extension_schema();
+    if (!OidIsValid(nsp))
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("the id_gen extension is not installed in this database")));
+    // A member of the extension: nobody else can drop, rename or replace it.
+    const Oid ext = get_extension_oid("id_gen", false);
+    const Oid relid = get_relname_relid("permute_keys", nsp);
+    if (!OidIsValid(relid) || getExtensionOfObject(RelationRelationId, relid) != ext) table_missing("permute_keys");
+    Table t{};
+    t.relid = relid;
+    const char* names[] = {"name", "key", "domain", "tweak"};
+    const Oid types[] = {TEXTOID, BYTEAOID, INT8OID, TEXTOID};
+    AttrNumber* atts[] = {&t.name, &t.key, &t.domain, &t.tweak};
+    for (int c = 0; c < 4; ++c) {
+        *atts[c] = get_attnum(relid, names[c]);
+        if (*atts[c] == InvalidAttrNumber || get_atttype(relid, *atts[c]) != types[c]) table_missing(names[c]);
+    }
+    g_table = t;
+    return g_table;
+}
+
+[[noreturn]] void key_missing(const text* name) {
+    ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT),
+                    errmsg("permutation key \"%s\" does not exist", text_to_cstring(name)),
+                    errhint("A superuser creates it with SELECT id_permute_key('%s'); keys are never passed as literals.",
+                            text_to_cstring(name))));
+}
+
+// The slot of key `name`, loaded from permute_keys on a miss. Raises 42704 for an unknown key.
+Slot& lookup(const text* name) {
+    if (g_stale) forget_all();
+    const int len = static_cast<int>(VARSIZE_ANY_EXHDR(name));
+    const char* data = VARDATA_ANY(name);
+    for (auto& s : g_slots) {
+        if (s.used && s.name_len == len && std::memcmp(s.name, data, len) == 0) {
+            s.last_use = ++g_clock;
+            return s;
+        }
+    }
+    if (len < 1 || len > kNameMax) key_missing(name);
+
+    // The row, read with the statement's snapshot through the primary key. Only trivially
+    // destructible locals live across these calls (they can raise).
+    const Table& t = key_table();
+    std::uint8_t key[kKeyBytes];
+    char tweak[ff1::kMaxTweak];
+    int tweak_len = 0;
+    std::int64_t domain = 0;
+    bool found = false, bad = false;
+    Relation rel = table_open(t.relid, AccessShareLock);
+    const Oid pkey = IDGEN_PRIMARY_KEY_INDEX(rel);
+    if (!OidIsValid(pkey)) table_missing("the primary key of permute_keys");
+    ScanKeyData sk[1];
+    ScanKeyInit(&sk[0], t.name, BTEqualStrategyNumber, F_TEXTEQ, PointerGetDatum(name));
+    sk[0].sk_collation = C_COLLATION_OID;
+    Snapshot snapshot = ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot();
+    SysScanDesc scan = systable_beginscan(rel, pkey, true, snapshot, 1, sk);
+    HeapTuple row = systable_getnext(scan);
+    if (HeapTupleIsValid(row)) {
+        found = true;
+        TupleDesc desc = RelationGetDescr(rel);
+        bool null_key = true, null_domain = true, null_tweak = true;
+        const Datum k = heap_getattr(row, t.key, desc, &null_key);
+        const Datum d = heap_getattr(row, t.domain, desc, &null_domain);
+        const Datum w = heap_getattr(row, t.tweak, desc, &null_tweak);
+        if (null_key || null_domain || null_tweak) {
+            bad = true;
+        } else {
+            bytea* kb = DatumGetByteaPP(k);
+            text* wt = DatumGetTextPP(w);
+            domain = DatumGetInt64(d);
+            tweak_len = static_cast<int>(VARSIZE_ANY_EXHDR(wt));
+            if (VARSIZE_ANY_EXHDR(kb) != kKeyBytes || tweak_len > static_cast<int>(ff1::kMaxTweak) ||
+                domain < static_cast<std::int64_t>(ff1::kMinDomain)) {
+                bad = true;
+            } else {
+                std::memcpy(key, VARDATA_ANY(kb), kKeyBytes);
+                std::memcpy(tweak, VARDATA_ANY(wt), tweak_len);
+            }
+            if (reinterpret_cast<Pointer>(kb) != DatumGetPointer(k)) {
+                explicit_bzero(kb, VARSIZE_ANY(kb));
+                pfree(kb);
+            }
+        }
+    }
+    systable_endscan(scan);
+    table_close(rel, NoLock);
+    if (!found) key_missing(name);
+    if (bad) {
+        explicit_bzero(key, sizeof key);
+        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                        errmsg("permutation key \"%s\" is damaged", text_to_cstring(name)),
+                        errdetail("A key is 16 bytes with a domain of at least 1000000 and a tweak of at most 256 bytes.")));
+    }
+
+    // Evict the least recently used slot.
+    Slot* slot = &g_slots[0];
+    for (auto& s : g_slots) {
+        if (!s.used) {
+            slot = &s;
+            break;
+        }
+        if (s.last_use < slot->last_use) slot = &s;
+    }
+    if (slot->used) idgen::aes::context_free(slot->ctx);
+    explicit_bzero(slot, sizeof *slot);
+    EVP_CIPHER_CTX* ctx = idgen::aes::context_new(key, kKeyBytes);
+    explicit_bzero(key, sizeof key);
+    if (ctx == nullptr)
+        ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("could not set up AES for permutation key \"%s\"",
+                                                               text_to_cstring(name))));
+    if (ff1::make_domain_plan(idgen::aes::block_cipher(ctx), reinterpret_cast<const std::uint8_t*>(tweak), tweak_len,
+                              static_cast<std::uint64_t>(domain), &slot->plan) != idgen::Error::kOk) {
+        idgen::aes::context_free(ctx);
+        elog(ERROR, "id_gen: no FF1 plan for permutation key \"%s\"", text_to_cstring(name));
+    }
+    slot->ctx = ctx;
+    slot->name_len = len;
+    std::memcpy(slot->name, data, len);
+    slot->tweak_len = tweak_len;
+    std::memcpy(slot->tweak, tweak, tweak_len);
+    slot->last_use = ++g_clock;
+    slot->used = true;
+    return *slot;
+}
+
+// The plan of `slot`'s key with `tweak`: the default one, the last other one, or a new one.
+const ff1::DomainPlan& plan_for(Slot& slot, const text* tweak) {
+    const int len = static_cast<int>(VARSIZE_ANY_EXHDR(tweak));
+    const char* data = VARDATA_ANY(tweak);
+    if (len == slot.tweak_len && std::memcmp(data, slot.tweak, len) == 0) return slot.plan;
+    if (slot.has_other && len == slot.other_len && std::memcmp(data, slot.other, len) == 0) return slot.other_plan;
+    if (len > static_cast<int>(ff1::kMaxTweak))
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a permutation tweak is at most 256 bytes"),
+                        errdetail("The tweak given is %d bytes long.", len)));
+    if (ff1::make_domain_plan(idgen::aes::block_cipher(slot.ctx), reinterpret_cast<const std::uint8_t*>(data), len,
+                              slot.plan.domain, &slot.other_plan) != idgen::Error::kOk)
+        elog(ERROR, "id_gen: no FF1 plan for a permutation tweak");
+    std::memcpy(slot.other, data, len);
+    slot.other_len = len;
+    slot.has_other = true;
+    return slot.other_plan;
+}
+
+Datum run(FunctionCallInfo fcinfo, bool forward) {
+    const std::int64_t value = PG_GETARG_INT64(0);
+    const text* name = PG_GETARG_TEXT_PP(1);
+    Slot& slot = lookup(name);
+    const ff1::DomainPlan& plan = PG_NARGS() > 2 ? plan_for(slot, PG_GETARG_TEXT_PP(2)) : slot.plan;
+    if (value < 1 || static_cast<std::uint64_t>(value) > plan.domain)
+        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                        errmsg("value %lld is out of range for permutation key \"%s\"", static_cast<long long>(value),
+                               text_to_cstring(name)),
+                        errdetail("The key permutes the integers from 1 to %llu.",
+                                  static_cast<unsigned long long>(plan.domain))));
+    const auto aes = idgen::aes::block_cipher(slot.ctx);
+    const idgen::Result<std::uint64_t> r = forward ? ff1::permute(aes, plan, static_cast<std::uint64_t>(value))
+                                                   : ff1::unpermute(aes, plan, static_cast<std::uint64_t>(value));
+    if (!r.ok()) elog(ERROR, "id_gen: permutation failed");
+    PG_RETURN_INT64(static_cast<std::int64_t>(*r));
+}
+
+}  // namespace
+
+// id_permute(value bigint, name text [, tweak text]) -> bigint
+IDGEN_FUNCTION(id_permute) { return run(fcinfo, true); }
+
+// id_unpermute(value bigint, name text [, tweak text]) -> bigint
+IDGEN_FUNCTION(id_unpermute) { return run(fcinfo, false); }
+
+// id_permute_new_key() -> bytea: 16 bytes from the server's CSPRNG (for id_permute_key()).
+IDGEN_FUNCTION(id_permute_new_key) {
+    bytea* out = static_cast<bytea*>(palloc(VARHDRSZ + kKeyBytes));
+    SET_VARSIZE(out, VARHDRSZ + kKeyBytes);
+    if (!pg_strong_random(VARDATA(out), kKeyBytes))
+        ereport(ERROR, (errcode(ERRCODE_SYSTEM_ERROR), errmsg("could not generate a random permutation key")));
+    PG_RETURN_BYTEA_P(out);
+}
+
+// Statement-level trigger on permute_keys: every backend forgets its cached keys.
+IDGEN_FUNCTION(id_permute_keys_changed) {
+    if (!CALLED_AS_TRIGGER(fcinfo)) elog(ERROR, "id_permute_keys_changed() must be called as a trigger");
+    auto* td = reinterpret_cast<TriggerData*>(fcinfo->context);
+    CacheInvalidateRelcache(td->tg_relation);
+    return PointerGetDatum(nullptr);
+}
