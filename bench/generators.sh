@@ -25,6 +25,7 @@ GENERATORS=(
   "gen_objectid()|gen_objectid()|"
   "gen_trace_id()|gen_trace_id()|"
   "gen_decimal_id()|gen_decimal_id()|"
+  "id_permute(nextval(), key)|id_permute(nextval('bench.seq2'), 'orders')|CREATE SEQUENCE bench.seq2; SELECT id_permute_key('orders')"
   "gen_account_id() (ulid kind)|gen_account_id()|SELECT create_id_type('account_id', kind => 'ulid', prefix => 'acc')"
   "gen_order_id() (uuidv7 kind)|gen_order_id()|SELECT create_id_type('order_id', kind => 'uuidv7', prefix => 'ord', format => 'typeid')"
   "gen_event_id() (snowflake kind)|gen_event_id()|SELECT create_id_type('event_id', kind => 'snowflake', prefix => 'evt')"
