@@ -233,26 +233,38 @@ if [ "$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')" = 18 ];
   citus_layer
 fi
 
-echo "== fuzz (libFuzzer, ${FUZZ_SECONDS}s per target)"
+echo "== fuzz (libFuzzer, ${FUZZ_SECONDS}s per target, $JOBS at a time)"
 fp=0
 ff=0
-# One target per test/fuzz/fuzz_*.cpp; a target that was not built is a failure.
+# One target per test/fuzz/fuzz_*.cpp; a target that was not built is a failure. Each target is
+# one process on one core, so JOBS of them run at once: the same time per target, less wall time.
+fuzz_one() { # fuzz_one NAME: runs the target, its status in $WORK/NAME.rc
+  local name=$1 fz="$ROOT/build-fuzz/$1" corpus="$WORK/corpus-$1" seeds="$ROOT/test/fuzz/seeds/${1#fuzz_}"
+  mkdir -p "$corpus"
+  "$fz" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -print_final_stats=0 \
+    -artifact_prefix="$WORK/$name-" "$corpus" $( [ -d "$seeds" ] && echo "$seeds" ) >"$WORK/$name.log" 2>&1
+  echo $? >"$WORK/$name.rc"
+}
+fuzz_names=()
 for src in "$ROOT"/test/fuzz/fuzz_*.cpp; do
   name=$(basename "$src" .cpp)
-  fz="$ROOT/build-fuzz/$name"
-  if [ ! -x "$fz" ]; then
+  if [ ! -x "$ROOT/build-fuzz/$name" ]; then
     echo "fuzz target $name was not built"
     ff=$((ff + 1))
     continue
   fi
-  corpus="$WORK/corpus-$name"
-  mkdir -p "$corpus"
-  seeds="$ROOT/test/fuzz/seeds/${name#fuzz_}"
-  if "$fz" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -print_final_stats=0 \
-       -artifact_prefix="$WORK/$name-" "$corpus" $( [ -d "$seeds" ] && echo "$seeds" ) >"$WORK/$name.log" 2>&1; then
+  fuzz_names+=("$name")
+  fuzz_one "$name" &
+  # At most JOBS targets at once.
+  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+done
+wait
+for name in "${fuzz_names[@]}"; do
+  if [ "$(cat "$WORK/$name.rc" 2>/dev/null)" = 0 ]; then
     fp=$((fp + 1))
   else
     ff=$((ff + 1))
+    echo "fuzz target $name failed:"
     tail -30 "$WORK/$name.log"
   fi
 done
