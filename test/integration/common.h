@@ -71,6 +71,66 @@ inline int pg_ctl(const std::string& args) {
     return std::system(cmd.c_str());
 }
 
+// One of the test command's two main clusters: PGHOST/PGPORT preloads id_gen and is node 1,
+// launch 1; IDGEN_NOPRELOAD_* does not preload it and is node 2, launch 2.
+struct Cluster {
+    std::string host, port, pgdata, log;
+    int number;  // its id_gen.node_id and id_gen.launch_id
+    bool preloaded;
+    [[nodiscard]] std::string dsn(const std::string& db = "postgres") const {
+        return "host=" + host + " port=" + port + " user=" + env_or("PGUSER", "postgres") + " dbname=" + db;
+    }
+};
+
+inline Cluster main_cluster() {
+    return {env_or("PGHOST", "/tmp"), env_or("PGPORT", "5432"), env_or("IDGEN_PGDATA", ""),
+            env_or("IDGEN_WORK", "/tmp") + "/pg/server.log", 1, true};
+}
+
+inline Cluster nopreload_cluster() {
+    return {env_or("IDGEN_NOPRELOAD_PGHOST", ""), env_or("IDGEN_NOPRELOAD_PGPORT", ""),
+            env_or("IDGEN_NOPRELOAD_PGDATA", ""), env_or("IDGEN_WORK", "/tmp") + "/pg2/server.log", 2, false};
+}
+
+// Runs pg_ctl on `c` as the cluster's owner.
+inline int pg_ctl(const Cluster& c, const std::string& args) {
+    std::string user = env_or("IDGEN_PG_OS_USER", "");
+    std::string prefix = user.empty() || user == env_or("USER", "") ? "" : "runuser -u " + user + " -- ";
+    std::string cmd = prefix + env_or("IDGEN_PG_BINDIR", "/usr/lib/postgresql/15/bin") + "/pg_ctl -D " + c.pgdata +
+                      " -l " + c.log + " -w -t 60 " + args + " >/dev/null";
+    return std::system(cmd.c_str());
+}
+
+inline void exec_admin(const Cluster& c, const std::string& sql, const std::string& db = "postgres") {
+    pqxx::connection conn(c.dsn(db));
+    pqxx::nontransaction tx(conn);
+    tx.exec(sql);
+}
+
+// A database with the extension on cluster `c`, dropped at the end.
+class Db {
+public:
+    Db(Cluster c, std::string name) : c_(std::move(c)), name_(std::move(name)) {
+        exec_admin(c_, "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
+        exec_admin(c_, "CREATE DATABASE " + name_);
+        exec_admin(c_, "CREATE EXTENSION id_gen", name_);
+    }
+    ~Db() {
+        try {
+            exec_admin(c_, "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
+        } catch (...) {
+        }
+    }
+    Db(const Db&) = delete;
+    Db& operator=(const Db&) = delete;
+    [[nodiscard]] std::string dsn() const { return c_.dsn(name_); }
+    [[nodiscard]] const std::string& name() const { return name_; }
+
+private:
+    Cluster c_;
+    std::string name_;
+};
+
 // Runs `query` (one column, rows in generation order) on every dsn at once, one connection each.
 // Checks that no connection failed, that each returned `per_conn` values in strictly increasing
 // order, and that no value repeats across connections; returns the values for further checks.

@@ -15,47 +15,18 @@ namespace {
 
 using idgen::it::env_or;
 
-struct Cluster {
-    std::string host, port;
-    bool preloaded;
-    [[nodiscard]] std::string dsn(const std::string& db = "postgres") const {
-        return "host=" + host + " port=" + port + " user=" + env_or("PGUSER", "postgres") + " dbname=" + db;
-    }
-};
+using idgen::it::Cluster;
+using idgen::it::Db;
+using idgen::it::main_cluster;
+using idgen::it::nopreload_cluster;
 
-Cluster cluster(bool preloaded) {
-    if (preloaded) return {env_or("PGHOST", "/tmp"), env_or("PGPORT", "5432"), true};
-    return {env_or("IDGEN_NOPRELOAD_PGHOST", ""), env_or("IDGEN_NOPRELOAD_PGPORT", ""), false};
-}
+Cluster cluster(bool preloaded) { return preloaded ? main_cluster() : nopreload_cluster(); }
 
 void exec_on(const std::string& dsn, const std::string& sql) {
     pqxx::connection c(dsn);
     pqxx::nontransaction tx(c);
     tx.exec(sql);
 }
-
-// A database with the extension, dropped at the end.
-class Db {
-public:
-    Db(Cluster c, std::string name) : c_(std::move(c)), name_(std::move(name)) {
-        exec_on(c_.dsn(), "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
-        exec_on(c_.dsn(), "CREATE DATABASE " + name_);
-        exec_on(dsn(), "CREATE EXTENSION id_gen");
-    }
-    ~Db() {
-        try {
-            exec_on(c_.dsn(), "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
-        } catch (...) {
-        }
-    }
-    Db(const Db&) = delete;
-    Db& operator=(const Db&) = delete;
-    [[nodiscard]] std::string dsn() const { return c_.dsn(name_); }
-
-private:
-    Cluster c_;
-    std::string name_;
-};
 
 std::string text(pqxx::transaction_base& tx, const std::string& sql) {
     const auto r = tx.exec(sql);

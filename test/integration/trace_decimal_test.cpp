@@ -21,61 +21,12 @@ namespace {
 
 using idgen::it::env_or;
 
-struct Cluster {
-    std::string host, port, pgdata, log;
-    int number;  // node and launch number
-    bool preloaded;
-    [[nodiscard]] std::string dsn(const std::string& db = "postgres") const {
-        return "host=" + host + " port=" + port + " user=" + env_or("PGUSER", "postgres") + " dbname=" + db;
-    }
-};
-
-Cluster main_cluster() {
-    return {env_or("PGHOST", "/tmp"), env_or("PGPORT", "5432"), env_or("IDGEN_PGDATA", ""),
-            env_or("IDGEN_WORK", "/tmp") + "/pg/server.log", 1, true};
-}
-
-Cluster nopreload_cluster() {
-    return {env_or("IDGEN_NOPRELOAD_PGHOST", ""), env_or("IDGEN_NOPRELOAD_PGPORT", ""),
-            env_or("IDGEN_NOPRELOAD_PGDATA", ""), env_or("IDGEN_WORK", "/tmp") + "/pg2/server.log", 2, false};
-}
-
-int pg_ctl(const Cluster& c, const std::string& args) {
-    std::string user = env_or("IDGEN_PG_OS_USER", "");
-    std::string prefix = user.empty() || user == env_or("USER", "") ? "" : "runuser -u " + user + " -- ";
-    std::string cmd = prefix + env_or("IDGEN_PG_BINDIR", "/usr/lib/postgresql/15/bin") + "/pg_ctl -D " + c.pgdata +
-                      " -l " + c.log + " -w -t 60 " + args + " >/dev/null";
-    return std::system(cmd.c_str());
-}
-
-void exec_admin(const Cluster& c, const std::string& sql, const std::string& db = "postgres") {
-    pqxx::connection conn(c.dsn(db));
-    pqxx::nontransaction tx(conn);
-    tx.exec(sql);
-}
-
-class Db {
-public:
-    Db(Cluster c, std::string name) : c_(std::move(c)), name_(std::move(name)) {
-        exec_admin(c_, "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
-        exec_admin(c_, "CREATE DATABASE " + name_);
-        exec_admin(c_, "CREATE EXTENSION id_gen", name_);
-    }
-    ~Db() {
-        try {
-            exec_admin(c_, "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
-        } catch (...) {
-        }
-    }
-    Db(const Db&) = delete;
-    Db& operator=(const Db&) = delete;
-    [[nodiscard]] std::string dsn() const { return c_.dsn(name_); }
-    [[nodiscard]] const std::string& name() const { return name_; }
-
-private:
-    Cluster c_;
-    std::string name_;
-};
+using idgen::it::Cluster;
+using idgen::it::Db;
+using idgen::it::exec_admin;
+using idgen::it::main_cluster;
+using idgen::it::nopreload_cluster;
+using idgen::it::pg_ctl;
 
 long long one_int(pqxx::transaction_base& tx, const std::string& q) { return tx.exec(q)[0][0].as<long long>(); }
 
