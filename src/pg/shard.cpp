@@ -40,18 +40,52 @@ extern "C" {
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "access/xact.h"
+#include "catalog/dependency.h"
+#include "catalog/pg_class.h"
+#include "commands/extension.h"
+#include "storage/lmgr.h"
+#include "utils/hsearch.h"
 }
 
 namespace {
 
 constexpr const char* kShardType = "shard ID";
 
-// Per-backend cache: next_id() function OID -> (shard, epoch). Cleared by any change to a
-// function or a schema (syscache invalidation), which covers drop_shard, CREATE OR REPLACE,
-// ALTER SCHEMA ... RENAME and ALTER FUNCTION ... SET SCHEMA.
+// ---------------------------------------------------------------------------------------------
+// Per-backend caches, and what makes each current (DESIGN.md §10).
+//
+// 1. The two tables, shard_registry and shard_blocks, by OID (g_tables). Found through
+//    pg_extension in the extension's schema and checked to be members of the extension and plain
+//    tables (relkind 'r'): a table someone else put there under that name, or a partitioned one,
+//    is never read. Dropped by a relcache invalidation of either OID (DROP EXTENSION, a re-create)
+//    or of every relation. A missing shard_blocks (0.1.0's SQL under this library) is not cached:
+//    it is looked for again in every transaction, so ALTER EXTENSION ... UPDATE is seen at once.
+//
+// 2. The shards (g_shards): next_id() function OID -> registry row and this server's block.
+//    Current because every call runs under ShareLock on both tables, taken at the first call of
+//    each transaction (and again after a subtransaction that may have released it aborts) and
+//    held to its end, before any entry is trusted:
+//     - every change to the tables takes RowExclusiveLock or stronger (create_shard, drop_shard,
+//       rename_shard, a grant by shard_cluster_sync()/shard_cluster_apply(), a manual INSERT, and
+//       the logical replication apply worker), which conflicts with ShareLock: a change waits for
+//       every transaction that issued from the old rows to end, and a transaction's first call
+//       waits for a change in progress to commit;
+//     - acquiring the lock processes invalidations (LockRelationOid), and every committed change
+//       has sent one: the tables' row and statement triggers (shard_registry_changed) are ENABLE
+//       ALWAYS, so they fire under session_replication_role = replica too, and the row triggers
+//       fire in the apply worker (which fires no statement triggers but TRUNCATE's).
+//    So within a transaction the rows cannot change, and at its first call every committed change
+//    has been seen. Entries are dropped one by one when their function or its schema changes
+//    (syscache hash values of PROCOID and NAMESPACEOID: CREATE OR REPLACE, ALTER FUNCTION ... SET
+//    SCHEMA, ALTER SCHEMA ... RENAME), and all of them on an invalidation of either table; an
+//    invalidation of any other relation leaves them alone. A hash table: any number of shards
+//    stays cached.
 struct CachedShard {
-    Oid fn_oid;
-    Oid db;
+    Oid fn_oid;                  // hash key
+    bool valid;
+    std::uint32_t proc_hash;     // syscache hash values of the function and its schema
+    std::uint32_t nsp_hash;
     std::int32_t shard;
     std::int64_t epoch_ms;
     int node_id;             // id_gen.node_id when the entry was made (a reload can change it)
@@ -61,75 +95,158 @@ struct CachedShard {
     bool in_block;               // issued from a block of shard_blocks
     bool block_valid;            // this backend has seen the clock pass valid_from_ms
 };
-constexpr int kCacheSize = 256;
-CachedShard g_cache[kCacheSize];
-int g_cache_count = 0;
-bool g_callbacks_registered = false;
 
-void invalidate_cache(Datum, int, uint32) { g_cache_count = 0; }
-// Relcache invalidations: shard_registry_changed() sends one for the registry and the block table
-// at the commit of any change to them (a new block must stop a backend issuing from the whole field).
-void invalidate_cache_rel(Datum, Oid) { g_cache_count = 0; }
-
-CachedShard* cache_find(Oid fn_oid) noexcept {
-    for (int i = 0; i < g_cache_count; ++i)
-        if (g_cache[i].fn_oid == fn_oid && g_cache[i].db == MyDatabaseId && g_cache[i].node_id == idgen::pg::g_node_id)
-            return &g_cache[i];
-    return nullptr;
-}
-
-// The shard registry: its table and the attribute numbers of its columns. Found from the
-// extension's schema by OID (pg_extension), never by name: SQL text would be parsed under the
-// caller's search_path (an operator planted on it could run in place of ours, the CVE-2018-1058
-// pattern), and naming the schema would follow whatever a schema owner put under that name after
-// renaming the real one. Raises when the extension or its registry is missing.
-struct Registry {
-    Oid relid;
-    AttrNumber shard, schema_name, epoch;
+struct Tables {
+    Oid registry;  // InvalidOid: not looked up yet
+    Oid blocks;    // InvalidOid: absent (not cached as such)
+    AttrNumber r_shard, r_schema, r_epoch;
+    AttrNumber b_shard, b_node, b_lo, b_bits, b_from;
 };
 
-Registry find_registry() {
+HTAB* g_shards = nullptr;
+Tables g_tables{};
+std::uint64_t g_tables_generation = 0;  // bumped whenever g_tables is dropped
+bool g_locked = false;                  // this transaction holds ShareLock on both tables
+bool g_callbacks_registered = false;
+
+void drop_all_shards() noexcept {
+    if (g_shards == nullptr) return;
+    HASH_SEQ_STATUS it;
+    hash_seq_init(&it, g_shards);
+    for (auto* e = static_cast<CachedShard*>(hash_seq_search(&it)); e != nullptr;
+         e = static_cast<CachedShard*>(hash_seq_search(&it)))
+        e->valid = false;
+}
+
+void on_syscache(Datum arg, int cacheid, uint32 hashvalue) {
+    if (g_shards == nullptr) return;
+    HASH_SEQ_STATUS it;
+    hash_seq_init(&it, g_shards);
+    for (auto* e = static_cast<CachedShard*>(hash_seq_search(&it)); e != nullptr;
+         e = static_cast<CachedShard*>(hash_seq_search(&it))) {
+        const std::uint32_t h = cacheid == PROCOID ? e->proc_hash : e->nsp_hash;
+        if (hashvalue == 0 || h == hashvalue) e->valid = false;
+    }
+}
+
+void on_relcache(Datum, Oid relid) {
+    if (relid == InvalidOid || relid == g_tables.registry || (OidIsValid(g_tables.blocks) && relid == g_tables.blocks)) {
+        drop_all_shards();
+        g_tables = Tables{};
+        ++g_tables_generation;
+    }
+}
+
+void on_xact(XactEvent, void*) { g_locked = false; }
+void on_subxact(SubXactEvent event, SubTransactionId, SubTransactionId, void*) {
+    // Locks taken in an aborted subtransaction are released with it.
+    if (event == SUBXACT_EVENT_ABORT_SUB) g_locked = false;
+}
+
+void register_callbacks() {
+    if (g_callbacks_registered) return;
+    HASHCTL ctl{};
+    ctl.keysize = sizeof(Oid);
+    ctl.entrysize = sizeof(CachedShard);
+    g_shards = hash_create("id_gen shards", 64, &ctl, HASH_ELEM | HASH_BLOBS);
+    CacheRegisterSyscacheCallback(PROCOID, on_syscache, (Datum)0);
+    CacheRegisterSyscacheCallback(NAMESPACEOID, on_syscache, (Datum)0);
+    CacheRegisterRelcacheCallback(on_relcache, (Datum)0);
+    RegisterXactCallback(on_xact, nullptr);
+    RegisterSubXactCallback(on_subxact, nullptr);
+    g_callbacks_registered = true;
+}
+
+// The extension's table `name`: its OID when it is a plain table of the extension, InvalidOid
+// when the extension's schema has no relation of that name or one that is not the extension's
+// (a table planted there before ALTER EXTENSION ... UPDATE made the real one is never read).
+// Raises when the relation is the extension's but not a plain table.
+Oid extension_table(const char* name, Oid extnsp, Oid ext) {
+    const Oid relid = get_relname_relid(name, extnsp);
+    if (!OidIsValid(relid) || getExtensionOfObject(RelationRelationId, relid) != ext) return InvalidOid;
+    if (get_rel_relkind(relid) != RELKIND_RELATION)
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("the id_gen table %s is not a plain table", name),
+                        errhint("Reinstall the id_gen extension.")));
+    return relid;
+}
+
+AttrNumber column(Oid relid, const char* table, const char* name, Oid type) {
+    const AttrNumber a = get_attnum(relid, name);
+    if (a == InvalidAttrNumber || get_atttype(relid, a) != type)
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("the id_gen table %s has an unexpected shape (column %s)", table, name),
+                        errhint("Reinstall the id_gen extension.")));
+    return a;
+}
+
+// Finds both tables (see 1. above). Raises when the extension or its registry is missing.
+void find_tables() {
     const Oid extnsp = idgen::pg::extension_schema();
     if (!OidIsValid(extnsp))
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("the id_gen extension is not installed in this database"),
                         errhint("A shard's next_id() reads the shard registry of the id_gen extension.")));
-    // An extension member: its schema's owner can neither drop nor rename it.
-    const Oid relid = get_relname_relid("shard_registry", extnsp);
-    if (!OidIsValid(relid))
+    const Oid ext = get_extension_oid("id_gen", false);
+    Tables t{};
+    t.registry = extension_table("shard_registry", extnsp, ext);
+    if (!OidIsValid(t.registry))
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("the id_gen shard registry is missing"),
                         errhint("Reinstall the id_gen extension.")));
-    const Registry r{relid, get_attnum(relid, "shard"), get_attnum(relid, "schema_name"), get_attnum(relid, "epoch")};
-    if (r.shard == InvalidAttrNumber || r.schema_name == InvalidAttrNumber || r.epoch == InvalidAttrNumber)
-        elog(ERROR, "id_gen shard registry has an unexpected shape");
-    return r;
+    t.r_shard = column(t.registry, "shard_registry", "shard", INT4OID);
+    t.r_schema = column(t.registry, "shard_registry", "schema_name", NAMEOID);
+    t.r_epoch = column(t.registry, "shard_registry", "epoch", TIMESTAMPTZOID);
+    t.blocks = extension_table("shard_blocks", extnsp, ext);
+    if (OidIsValid(t.blocks)) {
+        t.b_shard = column(t.blocks, "shard_blocks", "shard", INT4OID);
+        t.b_node = column(t.blocks, "shard_blocks", "node_id", INT4OID);
+        t.b_lo = column(t.blocks, "shard_blocks", "seq_lo", INT4OID);
+        t.b_bits = column(t.blocks, "shard_blocks", "seq_bits", INT4OID);
+        t.b_from = column(t.blocks, "shard_blocks", "valid_from", TIMESTAMPTZOID);
+    }
+    g_tables = t;
+}
+
+// Takes ShareLock on both tables for this transaction, unless it holds them already, and makes
+// g_tables and g_shards current (see 2. above). The lock is taken on the OIDs found before it;
+// if taking it brought an invalidation of either table, they are found again and locked again.
+void lock_tables() {
+    register_callbacks();
+    if (g_locked && OidIsValid(g_tables.registry)) return;
+    for (int attempt = 0;; ++attempt) {
+        if (!OidIsValid(g_tables.registry) || !OidIsValid(g_tables.blocks)) find_tables();
+        const std::uint64_t generation = g_tables_generation;
+        const Oid registry = g_tables.registry, blocks = g_tables.blocks;
+        LockRelationOid(registry, ShareLock);
+        if (OidIsValid(blocks)) LockRelationOid(blocks, ShareLock);
+        // Invalidations may also arrive while the second lock is taken: check after both.
+        if (generation == g_tables_generation && registry == g_tables.registry) break;
+        if (attempt >= 100) elog(ERROR, "id_gen shard tables keep changing");
+    }
+    g_locked = true;
 }
 
 // Fills in this server's block of `entry`'s shard from shard_blocks (absent before 0.2.0: no
-// blocks). Raises when the shard has blocks and none is this server's.
+// blocks). Raises when the shard has blocks and none is this server's. Runs under lock_tables().
 void find_block(CachedShard& entry, const char* nspname) {
-    const Oid relid = get_relname_relid("shard_blocks", idgen::pg::extension_schema());
-    if (!OidIsValid(relid)) return;
-    const AttrNumber att_shard = get_attnum(relid, "shard"), att_node = get_attnum(relid, "node_id"),
-                     att_lo = get_attnum(relid, "seq_lo"), att_bits = get_attnum(relid, "seq_bits"),
-                     att_from = get_attnum(relid, "valid_from");
-    if (att_shard == InvalidAttrNumber || att_node == InvalidAttrNumber || att_lo == InvalidAttrNumber ||
-        att_bits == InvalidAttrNumber || att_from == InvalidAttrNumber)
-        elog(ERROR, "id_gen shard block table has an unexpected shape");
+    const Tables t = g_tables;
+    if (!OidIsValid(t.blocks)) return;
     int blocks = 0;
     bool mine = false;
     ScanKeyData key[1];
-    ScanKeyInit(&key[0], att_shard, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(entry.shard));
-    Relation rel = table_open(relid, AccessShareLock);
-    SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, nullptr, 1, key);
+    ScanKeyInit(&key[0], t.b_shard, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(entry.shard));
+    Relation rel = table_open(t.blocks, AccessShareLock);
+    SysScanDesc scan = systable_beginscan(rel, IDGEN_PRIMARY_KEY_INDEX(rel), true, nullptr, 1, key);
     for (HeapTuple row = systable_getnext(scan); HeapTupleIsValid(row); row = systable_getnext(scan)) {
+        bool n0 = true, n1 = true, n2 = true, n3 = true, n4 = true;
+        const Datum d_shard = heap_getattr(row, t.b_shard, RelationGetDescr(rel), &n0);
+        if (n0 || DatumGetInt32(d_shard) != entry.shard) continue;
         ++blocks;
-        bool n1 = true, n2 = true, n3 = true, n4 = true;
-        const Datum d_node = heap_getattr(row, att_node, RelationGetDescr(rel), &n1);
-        const Datum d_lo = heap_getattr(row, att_lo, RelationGetDescr(rel), &n2);
-        const Datum d_bits = heap_getattr(row, att_bits, RelationGetDescr(rel), &n3);
-        const Datum d_from = heap_getattr(row, att_from, RelationGetDescr(rel), &n4);
+        const Datum d_node = heap_getattr(row, t.b_node, RelationGetDescr(rel), &n1);
+        const Datum d_lo = heap_getattr(row, t.b_lo, RelationGetDescr(rel), &n2);
+        const Datum d_bits = heap_getattr(row, t.b_bits, RelationGetDescr(rel), &n3);
+        const Datum d_from = heap_getattr(row, t.b_from, RelationGetDescr(rel), &n4);
         if (n1 || n2 || n3 || n4 || DatumGetInt32(d_node) != entry.node_id || entry.node_id < 0) continue;
         const std::int32_t lo = DatumGetInt32(d_lo), bits = DatumGetInt32(d_bits);
         // The table's CHECKs keep blocks aligned and inside the field; checked again here, since
@@ -158,15 +275,9 @@ void find_block(CachedShard& entry, const char* nspname) {
     }
 }
 
-// Looks the shard of next_id() function `fn_oid` up in the registry. Raises if its schema is not
-// a registered shard.
+// Looks the shard of next_id() function `fn_oid` up in the registry and caches it. Raises if its
+// schema is not a registered shard. Runs under lock_tables().
 CachedShard lookup_shard(Oid fn_oid) {
-    if (!g_callbacks_registered) {
-        CacheRegisterSyscacheCallback(PROCOID, invalidate_cache, (Datum)0);
-        CacheRegisterSyscacheCallback(NAMESPACEOID, invalidate_cache, (Datum)0);
-        CacheRegisterRelcacheCallback(invalidate_cache_rel, (Datum)0);
-        g_callbacks_registered = true;
-    }
     HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn_oid));
     if (!HeapTupleIsValid(tup)) elog(ERROR, "cache lookup failed for function %u", fn_oid);
     const Oid nsp = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tup))->pronamespace;
@@ -174,24 +285,24 @@ CachedShard lookup_shard(Oid fn_oid) {
     char* nspname = get_namespace_name(nsp);
     if (nspname == nullptr) elog(ERROR, "cache lookup failed for namespace %u", nsp);
 
-    // A plain catalog-style scan, not SPI (see find_registry()). Only trivially destructible
-    // locals live across these calls.
-    const Registry reg = find_registry();
-    const Oid relid = reg.relid;
-    const AttrNumber att_shard = reg.shard, att_schema = reg.schema_name, att_epoch = reg.epoch;
-
-    CachedShard entry{fn_oid, MyDatabaseId, -1, 0, idgen::pg::g_node_id, 0, 10, 0, false, false};
+    // A plain catalog-style scan, not SPI: SQL text would be parsed under the caller's
+    // search_path (an operator planted on it could run in place of ours, the CVE-2018-1058
+    // pattern). Only trivially destructible locals live across these calls.
+    const Tables t = g_tables;
+    CachedShard entry{fn_oid, true, GetSysCacheHashValue1(PROCOID, ObjectIdGetDatum(fn_oid)),
+                      GetSysCacheHashValue1(NAMESPACEOID, ObjectIdGetDatum(nsp)), -1, 0, idgen::pg::g_node_id, 0, 10, 0,
+                      false, false};
     NameData nd;
     namestrcpy(&nd, nspname);
     ScanKeyData key[1];
-    ScanKeyInit(&key[0], att_schema, BTEqualStrategyNumber, F_NAMEEQ, NameGetDatum(&nd));
-    Relation rel = table_open(relid, AccessShareLock);
+    ScanKeyInit(&key[0], t.r_schema, BTEqualStrategyNumber, F_NAMEEQ, NameGetDatum(&nd));
+    Relation rel = table_open(t.registry, AccessShareLock);
     SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, nullptr, 1, key);
     HeapTuple row = systable_getnext(scan);
     if (HeapTupleIsValid(row)) {
         bool null_shard = true, null_epoch = true;
-        const Datum d_shard = heap_getattr(row, att_shard, RelationGetDescr(rel), &null_shard);
-        const Datum d_epoch = heap_getattr(row, att_epoch, RelationGetDescr(rel), &null_epoch);
+        const Datum d_shard = heap_getattr(row, t.r_shard, RelationGetDescr(rel), &null_shard);
+        const Datum d_epoch = heap_getattr(row, t.r_epoch, RelationGetDescr(rel), &null_epoch);
         if (!null_shard && !null_epoch) {
             entry.shard = DatumGetInt32(d_shard);
             // The same conversion as shard_id_time() (floor to the ms), so IDs decode to the
@@ -210,9 +321,17 @@ CachedShard lookup_shard(Oid fn_oid) {
                                 "ALTER SCHEMA, register the new name with SELECT rename_shard(<shard>, %s).",
                                 quote_literal_cstr(nspname), quote_literal_cstr(nspname))));
     find_block(entry, nspname);
-    if (g_cache_count == kCacheSize) g_cache_count = 0;
-    g_cache[g_cache_count++] = entry;
+    auto* slot = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_ENTER, nullptr));
+    *slot = entry;
     return entry;
+}
+
+// The current entry of `fn_oid`: under the lock, from the cache or the tables.
+CachedShard current_shard(Oid fn_oid) {
+    lock_tables();
+    auto* hit = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_FIND, nullptr));
+    if (hit != nullptr && hit->valid && hit->node_id == idgen::pg::g_node_id) return *hit;
+    return lookup_shard(fn_oid);
 }
 
 std::int64_t shard_arg(FunctionCallInfo fcinfo, idgen::pg::Failure& failure, bool& bad) {
@@ -231,9 +350,8 @@ std::int64_t shard_arg(FunctionCallInfo fcinfo, idgen::pg::Failure& failure, boo
 // <shard schema>.next_id(): one C entry point for every shard.
 IDGEN_FUNCTION(shard_next_id) {
     const Oid fn_oid = fcinfo->flinfo->fn_oid;
-    const CachedShard* hit = cache_find(fn_oid);
-    CachedShard entry = hit ? *hit : lookup_shard(fn_oid);
     idgen::pg::require_writable("next_id()");
+    const CachedShard entry = current_shard(fn_oid);
     // A block is used from its valid_from on. Once the clock has passed it, this backend's cache
     // entry says so and later calls read no clock here: the generator never issues an ID older
     // than one it issued, so every later ID of the block is as late.
@@ -245,9 +363,8 @@ IDGEN_FUNCTION(shard_next_id) {
                                    static_cast<long long>(entry.valid_from_ms - now_ms)),
                             errdetail("The shard had IDs issued from its whole sequence field until its blocks were granted."),
                             errhint("Retry after that time.")));
-        // The entry as cached now (an invalidation may have emptied the cache meanwhile).
-        if (CachedShard* cached = cache_find(fn_oid); cached != nullptr && cached->in_block &&
-                                                       cached->valid_from_ms == entry.valid_from_ms)
+        auto* cached = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_FIND, nullptr));
+        if (cached != nullptr && cached->valid && cached->in_block && cached->valid_from_ms == entry.valid_from_ms)
             cached->block_valid = true;
     }
     const idgen::SnowflakeLayout l = idgen::shard_block_layout(entry.epoch_ms, entry.seq_bits);
@@ -327,19 +444,21 @@ IDGEN_FUNCTION(shard_id_upper) { return shard_id_bound(fcinfo, failure, true); }
 namespace {
 
 // The epoch of shard number `shard` in this database's registry; false when it is not registered.
-// An index scan of the registry found as next_id() finds it (find_registry()), so a superuser
+// An index scan of the registry found as next_id() finds it (find_tables()), so a superuser
 // calling it never reads a table a lesser role named so.
 bool registered_epoch(int32 shard, TimestampTz& epoch) {
-    const Registry reg = find_registry();
+    register_callbacks();
+    find_tables();
+    const Tables reg = g_tables;
     bool found = false;
     ScanKeyData key[1];
-    ScanKeyInit(&key[0], reg.shard, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(shard));
-    Relation rel = table_open(reg.relid, AccessShareLock);
+    ScanKeyInit(&key[0], reg.r_shard, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(shard));
+    Relation rel = table_open(reg.registry, AccessShareLock);
     SysScanDesc scan = systable_beginscan(rel, IDGEN_PRIMARY_KEY_INDEX(rel), true, nullptr, 1, key);
     HeapTuple row = systable_getnext(scan);
     if (HeapTupleIsValid(row)) {
         bool null_epoch = true;
-        const Datum d_epoch = heap_getattr(row, reg.epoch, RelationGetDescr(rel), &null_epoch);
+        const Datum d_epoch = heap_getattr(row, reg.r_epoch, RelationGetDescr(rel), &null_epoch);
         if (!null_epoch) {
             found = true;
             epoch = DatumGetTimestampTz(d_epoch);
@@ -370,8 +489,9 @@ IDGEN_FUNCTION(shard_id_time_registered) {
     PG_RETURN_TIMESTAMPTZ(idgen::pg::unix_ms_to_timestamptz(ms));
 }
 
-// Statement trigger on shard_registry and shard_blocks: every backend drops its cached shards when
-// the change commits (a relcache invalidation of the changed table reaches all of them).
+// Row and statement trigger on shard_registry and shard_blocks, enabled ALWAYS (63_shard_cache.sql):
+// every backend drops its cached shards when the change commits (a relcache invalidation of the
+// changed table reaches all of them), whatever session_replication_role the change was made in.
 extern "C" {
 PG_FUNCTION_INFO_V1(shard_registry_changed);
 Datum shard_registry_changed(PG_FUNCTION_ARGS) {

@@ -1,0 +1,226 @@
+// The per-backend shard cache of next_id() against concurrent change (DESIGN.md §10): a block
+// granted while a transaction issues IDs, registry and block changes made in replica mode, a
+// shard_blocks planted where the extension's should be, and invalidations of unrelated objects.
+// Each would issue duplicate IDs, crash the server or slow every call if the cache were trusted
+// without the lock and the invalidation that make it current.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <pqxx/pqxx>
+#include <string>
+#include <thread>
+
+#include "common.h"
+
+namespace {
+
+using namespace std::chrono_literals;
+using idgen::it::Cluster;
+using idgen::it::Db;
+using idgen::it::exec_admin;
+
+long long one_int(pqxx::connection& c, const std::string& sql) {
+    pqxx::nontransaction tx(c);
+    return tx.exec(sql)[0][0].as<long long>();
+}
+
+std::string sqlstate_of(pqxx::connection& c, const std::string& sql, std::string* message = nullptr) {
+    try {
+        pqxx::nontransaction tx(c);
+        tx.exec(sql);
+    } catch (const pqxx::sql_error& e) {
+        if (message) *message = e.what();
+        return e.sqlstate();
+    }
+    return "";
+}
+
+// A statement issues shard 7's IDs from the whole sequence field, in a transaction that goes on;
+// meanwhile a block of the shard is granted to this node, as shard_cluster_sync() grants it
+// (valid from the clock plus the run-ahead allowance), and a new session issues from the block
+// once it is valid. The grant must wait for the transaction (its cache would otherwise go on
+// issuing from the whole field), and no ID may repeat.
+void grant_while_issuing(const Cluster& c, const std::string& dbname) {
+    Db db(c, dbname);
+    exec_admin(c, "CREATE SCHEMA shard_7; SELECT create_shard(7, 'shard_7'); "
+                  "CREATE UNLOGGED TABLE a_ids (id bigint); CREATE UNLOGGED TABLE c_ids (id bigint)", db.name());
+
+    pqxx::connection a(db.dsn());
+    pqxx::nontransaction ta(a);
+    ta.exec("BEGIN");
+    ta.exec("INSERT INTO a_ids SELECT shard_7.next_id() FROM generate_series(1, 10000)");
+
+    std::atomic<bool> granted{false};
+    std::atomic<bool> a_committed{false};
+    bool granted_before_commit = false;
+    std::string grant_error, c_error;
+    std::thread grant([&] {
+        try {
+            pqxx::connection b(db.dsn());
+            pqxx::nontransaction tb(b);
+            tb.exec("SET lock_timeout = '60s'");
+            tb.exec("INSERT INTO shard_blocks (shard, node_id, seq_lo, seq_bits, valid_from) VALUES (7, " +
+                    std::to_string(c.number) +
+                    ", 0, 10, clock_timestamp() + interval '200 ms' + coalesce(current_setting('id_gen.max_run_ahead', true), '1s')::interval)");
+            granted_before_commit = !a_committed.load();
+        } catch (const std::exception& e) {
+            grant_error = e.what();
+        }
+        granted = true;
+    });
+    std::thread issue([&] {
+        try {
+            while (!granted) std::this_thread::sleep_for(5ms);
+            if (!grant_error.empty()) return;
+            pqxx::connection cc(db.dsn());
+            pqxx::nontransaction tc(cc);
+            // Wait for the block to be valid by the server's clock.
+            for (int i = 0; i < 1000; ++i) {
+                if (tc.exec("SELECT clock_timestamp() > valid_from FROM shard_blocks WHERE shard = 7")[0][0].as<bool>()) break;
+                std::this_thread::sleep_for(20ms);
+            }
+            tc.exec("INSERT INTO c_ids SELECT shard_7.next_id() FROM generate_series(1, 300000)");
+        } catch (const std::exception& e) {
+            c_error = e.what();
+        }
+    });
+
+    // Session A goes on issuing for three seconds, in one statement (a statement accepts no
+    // invalidations on its own: only the lock makes the grant wait).
+    std::string a_error;
+    try {
+        ta.exec("INSERT INTO a_ids SELECT shard_7.next_id() FROM (WITH RECURSIVE t(i) AS (SELECT 1 UNION ALL "
+                "SELECT i + 1 FROM t WHERE clock_timestamp() < statement_timestamp() + interval '3 s') SELECT i FROM t) s");
+        a_committed = true;
+        ta.exec("COMMIT");
+    } catch (const std::exception& e) {
+        a_error = e.what();
+        a_committed = true;
+    }
+    grant.join();
+    issue.join();
+    ASSERT_EQ(a_error, "");
+    ASSERT_EQ(grant_error, "");
+    ASSERT_EQ(c_error, "");
+    EXPECT_FALSE(granted_before_commit) << "the grant committed while a transaction was issuing from the whole field";
+
+    pqxx::connection check(db.dsn());
+    const long long a_rows = one_int(check, "SELECT count(*) FROM a_ids");
+    const long long c_rows = one_int(check, "SELECT count(*) FROM c_ids");
+    EXPECT_GT(a_rows, 10000);
+    EXPECT_EQ(c_rows, 300000);
+    EXPECT_EQ(one_int(check, "SELECT count(*) FROM (SELECT id FROM a_ids INTERSECT SELECT id FROM c_ids) d"), 0)
+        << "IDs of the block equal IDs issued from the whole field";
+    EXPECT_EQ(one_int(check, "SELECT count(DISTINCT id) FROM (SELECT id FROM a_ids UNION ALL SELECT id FROM c_ids) u"),
+              a_rows + c_rows);
+}
+
+TEST(ShardCache, BlockGrantedWhileIssuingWaitsAndNothingRepeats) {
+    grant_while_issuing(idgen::it::main_cluster(), "shard_cache_grant");
+}
+
+TEST(ShardCache, BlockGrantedWhileIssuingWaitsAndNothingRepeatsWithoutPreload) {
+    grant_while_issuing(idgen::it::nopreload_cluster(), "shard_cache_grant_np");
+}
+
+// Changes made under session_replication_role = replica (how logical replication applies them)
+// reach a warm session's cache: a registry row deleted, a block granted to another node only.
+TEST(ShardCache, ReplicaModeChangesReachWarmSessions) {
+    const Cluster c = idgen::it::main_cluster();
+    Db db(c, "shard_cache_replica");
+    exec_admin(c, "CREATE SCHEMA s8; SELECT create_shard(8, 's8'); CREATE SCHEMA s9; SELECT create_shard(9, 's9')", db.name());
+    pqxx::connection warm(db.dsn());
+    EXPECT_GT(one_int(warm, "SELECT s8.next_id()"), 0);
+    EXPECT_GT(one_int(warm, "SELECT s9.next_id()"), 0);
+
+    pqxx::connection replica(db.dsn());
+    {
+        pqxx::nontransaction t(replica);
+        t.exec("SET session_replication_role = replica");
+        t.exec("DELETE FROM shard_registry WHERE shard = 8");
+        t.exec("INSERT INTO shard_blocks VALUES (9, 99, 0, 4, now())");
+    }
+    std::string message;
+    EXPECT_EQ(sqlstate_of(warm, "SELECT s8.next_id()", &message), "55000");
+    EXPECT_NE(message.find("is not a registered shard"), std::string::npos) << message;
+    EXPECT_EQ(sqlstate_of(warm, "SELECT s9.next_id()", &message), "55000");
+    EXPECT_NE(message.find("holds no block of shard 9"), std::string::npos) << message;
+
+    // A TRUNCATE in replica mode too (the statement triggers fire always).
+    {
+        pqxx::nontransaction t(replica);
+        t.exec("TRUNCATE shard_blocks");
+    }
+    EXPECT_GT(one_int(warm, "SELECT s9.next_id()"), 0);
+}
+
+// Invalidations of other relations and functions leave the cache alone, for any number of
+// shards: a warm transaction reads neither table (counted by the table's scans in it).
+TEST(ShardCache, UnrelatedInvalidationsKeepThreeHundredShardsCached) {
+    const Cluster c = idgen::it::main_cluster();
+    Db db(c, "shard_cache_many");
+    exec_admin(c, "DO $$ BEGIN FOR i IN 1..300 LOOP EXECUTE format('CREATE SCHEMA m%s', i); "
+                  "PERFORM create_shard(i, 'm' || i); END LOOP; END $$", db.name());
+    std::string calls = "SELECT 0";
+    for (int i = 1; i <= 300; ++i) calls += " + sign(m" + std::to_string(i) + ".next_id())";
+    pqxx::connection warm(db.dsn());
+    EXPECT_EQ(one_int(warm, calls), 300);
+    exec_admin(c, "CREATE TABLE unrelated (x int); ALTER TABLE unrelated ADD COLUMN y int; "
+                  "CREATE FUNCTION unrelated_fn() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+               db.name());
+    pqxx::nontransaction t(warm);
+    t.exec("BEGIN");
+    EXPECT_EQ(t.exec(calls)[0][0].as<long long>(), 300);
+    EXPECT_EQ(t.exec("SELECT pg_stat_get_xact_numscans('shard_registry'::regclass) + "
+                     "pg_stat_get_xact_numscans('shard_blocks'::regclass)")[0][0].as<long long>(),
+              0)
+        << "the warm session read the shard tables again";
+    t.exec("COMMIT");
+    // A change to one shard's function drops that shard only.
+    exec_admin(c, "CREATE OR REPLACE FUNCTION m5.next_id() RETURNS bigint LANGUAGE c VOLATILE PARALLEL UNSAFE "
+                  "AS '$libdir/id_gen', 'shard_next_id'", db.name());
+    t.exec("BEGIN");
+    EXPECT_EQ(t.exec(calls)[0][0].as<long long>(), 300);
+    const long long scans = t.exec("SELECT pg_stat_get_xact_numscans('shard_registry'::regclass)")[0][0].as<long long>();
+    EXPECT_GE(scans, 1);
+    EXPECT_LE(scans, 2);
+    t.exec("COMMIT");
+}
+
+// 0.1.0's SQL under this library: the extension has no shard_blocks yet, and a table of that
+// name put into its schema by someone else (here a partitioned one, then a plain one naming a
+// block) is never read.
+TEST(ShardCache, PlantedShardBlocksIsIgnored) {
+    const Cluster c = idgen::it::main_cluster();
+    exec_admin(c, "DROP DATABASE IF EXISTS shard_cache_planted WITH (FORCE)");
+    exec_admin(c, "CREATE DATABASE shard_cache_planted");
+    struct Drop {
+        Cluster c;
+        ~Drop() {
+            try {
+                exec_admin(c, "DROP DATABASE IF EXISTS shard_cache_planted WITH (FORCE)");
+            } catch (...) {
+            }
+        }
+    } drop{c};
+    exec_admin(c, "CREATE EXTENSION id_gen VERSION '0.1.0'; CREATE SCHEMA s3; SELECT create_shard(3, 's3')",
+               "shard_cache_planted");
+    exec_admin(c, "CREATE TABLE public.shard_blocks (shard int4, node_id int4, seq_lo int4, seq_bits int4, "
+                  "valid_from timestamptz) PARTITION BY LIST (shard)",
+               "shard_cache_planted");
+    pqxx::connection conn(c.dsn("shard_cache_planted"));
+    EXPECT_GT(one_int(conn, "SELECT s3.next_id()"), 0);
+    exec_admin(c, "DROP TABLE public.shard_blocks; CREATE TABLE public.shard_blocks (shard int4, node_id int4, "
+                  "seq_lo int4, seq_bits int4, valid_from timestamptz); "
+                  "INSERT INTO public.shard_blocks VALUES (3, 1, 5, 0, '2000-01-01')",
+               "shard_cache_planted");
+    pqxx::connection fresh(c.dsn("shard_cache_planted"));
+    // From the whole field: 2000 IDs in one statement use more than one sequence number.
+    EXPECT_GT(one_int(fresh, "SELECT count(DISTINCT shard_id_sequence(id)) FROM "
+                             "(SELECT s3.next_id() AS id FROM generate_series(1, 2000)) g"),
+              1);
+    EXPECT_EQ(one_int(fresh, "SELECT 1"), 1);
+}
+
+}  // namespace
