@@ -526,6 +526,69 @@ TEST(Citus, BlockGrants) {
     next_ids_everywhere({0, 1, 2, 3}, "shard_12.next_id()", 20000);
 }
 
+// The grant of issue 17: a shard made before Citus (registry on the coordinator only, no blocks)
+// issues from its whole sequence field on the coordinator, in one statement that goes on for
+// three seconds, when shard_cluster_sync() grants it blocks. The grant must wait for that
+// transaction (before 0.3.0 it did not, and the statement went on issuing from the whole field
+// after the blocks became valid); then the coordinator and a worker issue from their blocks.
+// Every ID of every session is distinct.
+TEST(Citus, GrantWhileTheCoordinatorIssues) {
+    run(0, "SELECT create_shard(13)");
+    run(0, "DELETE FROM shard_blocks WHERE shard = 13");
+    for (int node = 1; node <= 3; ++node) run(node, "DELETE FROM shard_registry WHERE shard = 13");
+    EXPECT_EQ(sqlstate_of(1, "SELECT shard_13.next_id()"), "55000");
+    run(0, "CREATE TABLE g13_whole (id bigint); CREATE TABLE g13_block (id bigint, node int)");
+
+    pqxx::connection a(dsn(0));
+    pqxx::nontransaction ta(a);
+    ta.exec("BEGIN");
+    ta.exec("INSERT INTO g13_whole SELECT shard_13.next_id() FROM generate_series(1, 1000)");
+    std::atomic<bool> a_done{false};
+    bool synced_before_a_ended = false;
+    std::string sync_error;
+    std::thread sync([&] {
+        try {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            run(0, "SELECT shard_cluster_sync()");
+            synced_before_a_ended = !a_done.load();
+        } catch (const std::exception& e) {
+            sync_error = e.what();
+        }
+    });
+    std::string a_error;
+    try {
+        ta.exec("INSERT INTO g13_whole SELECT shard_13.next_id() FROM (WITH RECURSIVE t(i) AS (SELECT 1 UNION ALL "
+                "SELECT i + 1 FROM t WHERE clock_timestamp() < statement_timestamp() + interval '3 s') SELECT i FROM t) s");
+        a_done = true;
+        ta.exec("COMMIT");
+    } catch (const std::exception& e) {
+        a_done = true;
+        a_error = e.what();
+    }
+    sync.join();
+    ASSERT_EQ(a_error, "");
+    ASSERT_EQ(sync_error, "");
+    EXPECT_FALSE(synced_before_a_ended) << "the grant committed while the coordinator issued from the whole field";
+    // Once the blocks are valid, the coordinator and worker 1 issue from them.
+    const long long wait_ms = scalar(0, "SELECT greatest(0, ceil(extract(epoch FROM max(valid_from) - clock_timestamp()) * 1000))::bigint "
+                                        "FROM shard_blocks WHERE shard = 13");
+    std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms + 100));
+    auto ids = next_ids_everywhere({0, 1}, "shard_13.next_id()", 100000);
+    for (std::size_t n = 0; n < ids.size(); ++n) {
+        std::string values;
+        for (long long id : ids[n]) values += (values.empty() ? "" : ",") + std::to_string(id);
+        run(0, "INSERT INTO g13_block SELECT unnest('{" + values + "}'::bigint[]), " + std::to_string(n));
+    }
+    const long long whole = scalar(0, "SELECT count(*) FROM g13_whole");
+    EXPECT_GT(whole, 1000);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM g13_block"), 200000);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM (SELECT id FROM g13_whole INTERSECT SELECT id FROM g13_block) d"), 0);
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM (SELECT id FROM g13_whole UNION ALL SELECT id FROM g13_block) u"),
+              whole + 200000);
+    std::cout << "[ count ] grant under traffic: " << whole << " IDs from the whole field, 200000 from blocks, 0 repeated"
+              << std::endl;
+}
+
 // The labels the README's cluster reference gives.
 TEST(Citus, ClusterFunctionLabels) {
     EXPECT_EQ(text(0, "SELECT string_agg(proname || ':' || provolatile::text || proparallel::text, ',' ORDER BY proname) FROM pg_proc "
