@@ -17,10 +17,14 @@ extern "C" {
 #include "access/skey.h"
 #include "access/stratnum.h"
 #include "access/table.h"
+#include "catalog/dependency.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "commands/extension.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -75,16 +79,22 @@ Registry& registry(FunctionCallInfo fcinfo, const char* user) {
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("the id_gen extension is not installed in this database"),
                         errhint("%s reads the prefix registry of the id_gen extension.", user)));
-    // An extension member: its schema's owner can neither drop nor rename it.
+    // An extension member and a plain table: its schema's owner can neither drop nor rename it,
+    // and a table someone else put there under that name is never read.
     const Oid relid = get_relname_relid("prefix_registry", extnsp);
-    if (!OidIsValid(relid))
+    if (!OidIsValid(relid) || getExtensionOfObject(RelationRelationId, relid) != get_extension_oid("id_gen", false) ||
+        get_rel_relkind(relid) != RELKIND_RELATION)
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("the id_gen prefix registry is missing"), errhint("Reinstall the id_gen extension.")));
+    // Locked before its shape is read (taking the lock processes invalidations), and kept to the
+    // end of the transaction: no ALTER TABLE can change the columns read below while this call
+    // site caches their numbers.
+    LockRelationOid(relid, AccessShareLock);
     auto* r = static_cast<Registry*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(Registry)));
     r->relid = relid;
     r->prefix = get_attnum(relid, "prefix");
     r->owner = get_attnum(relid, "owner");
-    if (r->prefix == InvalidAttrNumber || r->owner == InvalidAttrNumber)
+    if (r->prefix == InvalidAttrNumber || r->owner == InvalidAttrNumber || get_atttype(relid, r->owner) != TEXTOID)
         elog(ERROR, "id_gen prefix registry has an unexpected shape");
     Oid type = InvalidOid;
     int32 typmod = -1;
