@@ -59,6 +59,7 @@ extern "C" {
 #include "miscadmin.h"
 #include "nodes/execnodes.h"
 #include "storage/latch.h"
+#include "storage/lmgr.h"
 #include "storage/lock.h"
 #include "tcop/utility.h"
 #include "utils/acl.h"
@@ -160,10 +161,16 @@ constexpr Oid kColTypes[kNumCols] = {
 constexpr bool kColNotNull[kNumCols] = {true,  true,  true,  true,  false, true,  false, true, false,
                                         false, false, true,  false, true,  true,  true,  false, true};
 
-// The table, its primary key and expiry index, and where each column is: found by OID once per
-// backend. An invalidation of the table or one of its indexes (DROP EXTENSION drops them, ALTER
-// EXTENSION UPDATE may change them), or of any schema, marks it stale, and the next call finds
-// them again.
+// The table, its primary key and expiry index, and where each column is: a per-backend cache.
+// What makes it current: no call reads it before it has locked the table (open_table(): by OID,
+// the cached one or the one found again through pg_extension) and then processed invalidations
+// (AcceptInvalidationMessages). A relcache invalidation of the table or one of its indexes (DROP
+// EXTENSION, ALTER EXTENSION UPDATE, ALTER TABLE, REINDEX including CONCURRENTLY, which swaps the
+// index OIDs) or a change to any schema marks it stale (the callbacks below), and it is then
+// rebuilt from the locked table's relcache entry: every column by name with exactly the type the
+// store reads and writes, the indexes from the table's index list. DDL that changes a column
+// takes ACCESS EXCLUSIVE, which waits for the caller's lock; REINDEX CONCURRENTLY waits for it
+// before it swaps or drops an index. So what a call read from the cache stays true until it ends.
 struct Store {
     bool valid;
     Oid db, relid, pkey, expires_index;
@@ -184,43 +191,64 @@ void invalidate_store_rel(Datum, Oid relid) {
                     errhint("Update the extension (ALTER EXTENSION id_gen UPDATE) or reinstall it.")));
 }
 
-const Store& store() {
-    if (g_store.valid && g_store.db == MyDatabaseId) return g_store;
-    if (!g_store_callbacks) {
-        CacheRegisterRelcacheCallback(invalidate_store_rel, (Datum)0);
-        CacheRegisterSyscacheCallback(NAMESPACEOID, invalidate_store, (Datum)0);
-        g_store_callbacks = true;
-    }
-    g_store.valid = false;
+// idempotency_keys, found through the extension: a member of it (nobody else can drop, rename or
+// replace it) and a plain table; 55000 otherwise. Takes no lock: open_table() locks it and checks
+// again.
+Oid find_table() {
     const Oid nsp = idgen::pg::extension_schema();
     if (!OidIsValid(nsp))
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("the id_gen extension is not installed in this database")));
-    // Members of the extension: nobody else can drop, rename or replace them.
     const Oid ext = get_extension_oid("id_gen", false);
     const Oid relid = get_relname_relid("idempotency_keys", nsp);
     if (!OidIsValid(relid) || getExtensionOfObject(RelationRelationId, relid) != ext) store_missing("idempotency_keys");
-    const Oid expires_index = get_relname_relid("idempotency_keys_expires_at", nsp);
-    if (!OidIsValid(expires_index)) store_missing("idempotency_keys_expires_at");
-    Relation rel = table_open(relid, AccessShareLock);
-    const Oid pkey = IDGEN_PRIMARY_KEY_INDEX(rel);
-    table_close(rel, AccessShareLock);
-    if (!OidIsValid(pkey)) store_missing("the primary key of idempotency_keys");
+    if (get_rel_relkind(relid) != RELKIND_RELATION) store_missing("idempotency_keys is not a plain table");
+    return relid;
+}
+
+// Fills the cache from `rel` (idempotency_keys, locked, invalidations processed). A column that is
+// missing is 55000; one whose type is not the store's is 0A000 naming it and how to change it back.
+void rebuild_store(Relation rel) {
+    g_store.valid = false;
+    if (rel->rd_rel->relkind != RELKIND_RELATION) store_missing("idempotency_keys is not a plain table");
+    const TupleDesc desc = RelationGetDescr(rel);
     for (int c = 0; c < kNumCols; ++c) {
-        Oid type = InvalidOid;
-        int32 typmod = -1;
-        Oid coll = InvalidOid;
-        g_store.att[c] = get_attnum(relid, kColNames[c]);
-        if (g_store.att[c] == InvalidAttrNumber) store_missing(kColNames[c]);
-        get_atttypetypmodcoll(relid, g_store.att[c], &type, &typmod, &coll);
-        if (type != kColTypes[c]) store_missing(kColNames[c]);
+        Form_pg_attribute found = nullptr;
+        for (int i = 0; i < desc->natts && found == nullptr; ++i) {
+            const Form_pg_attribute a = TupleDescAttr(desc, i);
+            if (!a->attisdropped && std::strcmp(NameStr(a->attname), kColNames[c]) == 0) found = a;
+        }
+        if (found == nullptr) store_missing(psprintf("column \"%s\" of idempotency_keys", kColNames[c]));
+        if (found->atttypid != kColTypes[c]) {
+            const char* table = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
+                                                           RelationGetRelationName(rel));
+            const char* want = format_type_be(kColTypes[c]);
+            ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                            errmsg("the id_gen idempotency store cannot use table %s: column \"%s\" has type %s, not %s",
+                                   table, kColNames[c], format_type_be(found->atttypid), want),
+                            errdetail("The store reads and writes the table's rows itself, with the column types it "
+                                      "was created with."),
+                            errhint("Change it back: ALTER TABLE %s ALTER COLUMN %s TYPE %s USING %s::%s.", table,
+                                    quote_identifier(kColNames[c]), want, quote_identifier(kColNames[c]), want)));
+        }
+        g_store.att[c] = found->attnum;
     }
-    g_store.relid = relid;
+    const Oid pkey = IDGEN_PRIMARY_KEY_INDEX(rel);
+    if (!OidIsValid(pkey)) store_missing("the primary key of idempotency_keys");
+    Oid expires_index = InvalidOid;
+    List* indexes = RelationGetIndexList(rel);
+    ListCell* lc;
+    foreach (lc, indexes) {
+        const char* name = get_rel_name(lfirst_oid(lc));
+        if (name != nullptr && std::strcmp(name, "idempotency_keys_expires_at") == 0) expires_index = lfirst_oid(lc);
+    }
+    list_free(indexes);
+    if (!OidIsValid(expires_index)) store_missing("idempotency_keys_expires_at");
+    g_store.relid = RelationGetRelid(rel);
     g_store.pkey = pkey;
     g_store.expires_index = expires_index;
     g_store.db = MyDatabaseId;
     g_store.valid = true;
-    return g_store;
 }
 
 // The store writes the table's rows and index entries itself, below the executor: whatever the
@@ -290,11 +318,36 @@ void check_table(const Store& st, Relation rel) {
                     errhint("%s", hint)));
 }
 
-// The table, opened for writing and checked.
-Relation open_table(const Store& st) {
-    Relation rel = table_open(st.relid, RowExclusiveLock);
-    check_table(st, rel);
-    return rel;
+// The table, locked and opened for writing, with the store cache made current (see Store) and the
+// table checked; `st` is the cache, valid until the caller's transaction ends. The order is the
+// point: lock, then invalidations, then the cache.
+Relation open_table(const Store*& st) {
+    if (!g_store_callbacks) {
+        CacheRegisterRelcacheCallback(invalidate_store_rel, (Datum)0);
+        CacheRegisterSyscacheCallback(NAMESPACEOID, invalidate_store, (Datum)0);
+        g_store_callbacks = true;
+    }
+    for (int tries = 0;; ++tries) {
+        const Oid relid = g_store.valid && g_store.db == MyDatabaseId ? g_store.relid : find_table();
+        LockRelationOid(relid, RowExclusiveLock);
+        // LockRelationOid processes invalidations when the lock is new; this transaction may
+        // already have held it (an earlier call), so process them in any case.
+        AcceptInvalidationMessages();
+        Relation rel = try_table_open(relid, NoLock);
+        if (rel != nullptr && !(g_store.valid && g_store.db == MyDatabaseId && g_store.relid == relid)) {
+            if (find_table() == relid) rebuild_store(rel);
+        }
+        if (rel != nullptr && g_store.valid && g_store.db == MyDatabaseId && g_store.relid == relid) {
+            check_table(g_store, rel);
+            st = &g_store;
+            return rel;
+        }
+        // Dropped or replaced between finding it and locking it: find it again.
+        if (rel != nullptr) table_close(rel, NoLock);
+        UnlockRelationOid(relid, RowExclusiveLock);
+        g_store.valid = false;
+        if (tries >= 2) store_missing("idempotency_keys keeps being replaced");
+    }
 }
 
 // A key's row: its values by column (from a copy of the tuple, in the caller's memory context; a
@@ -535,14 +588,15 @@ IDGEN_FUNCTION(idempotency_begin) {
     Interval* retention = interval_arg(fcinfo, 6, "retention", day, false);
     check_writable("idempotency_begin()");
 
-    const Store& st = store();
     InitMaterializedSRF(fcinfo, 0);
     const Name role = caller_name();
     LOCKTAG tag;
     if (!lock_key(scope, key, wait, &tag))
         in_flight_error(scope, key, "another transaction is running a request with it.",
                         "Retry later, or call idempotency_begin() with wait => true to wait for it.");
-    Relation rel = open_table(st);
+    const Store* store = nullptr;
+    Relation rel = open_table(store);
+    const Store& st = *store;
 
     // A duplicate can poll for as long as the request's lock_timeout: what one reading of the row
     // allocates (its copy, the values of the row to write) is freed before the next, in a context
@@ -632,9 +686,10 @@ namespace {
 // when one is given; 55000 saying why when the key is not in that state.
 void update_in_flight(const text* scope, const text* key, const text* attempt_id, Jsonb* response,
                       const text* point, const char* action) {
-    const Store& st = store();
     const Name role = caller_name();
-    Relation rel = open_table(st);
+    const Store* store = nullptr;
+    Relation rel = open_table(store);
+    const Store& st = *store;
     for (;;) {
         CHECK_FOR_INTERRUPTS();
         const TimestampTz at = GetCurrentTimestamp();
@@ -715,7 +770,9 @@ IDGEN_FUNCTION(idempotency_purge) {
     if (batch < 1)
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("batch_size must be at least 1, not %d", batch)));
     check_writable("idempotency_purge()");
-    const Store& st = store();
+    const Store* store = nullptr;
+    Relation rel = open_table(store);
+    const Store& st = *store;
     const TimestampTz at = GetCurrentTimestamp();
     const bool every_role = pg_class_aclcheck(st.relid, GetUserId(), ACL_DELETE) == ACLCHECK_OK;
     const Name role = caller_name();
@@ -727,7 +784,6 @@ IDGEN_FUNCTION(idempotency_purge) {
         neg.month = -older_than->month;
         cutoff = plus(at, &neg);
     }
-    Relation rel = open_table(st);
     int64 deleted = 0;
     // Pass 0: expired keys (the expiry index); pass 1: idle keys (the whole table), with older_than.
     for (int pass = 0; pass < (older_than != nullptr ? 2 : 1) && deleted < batch; ++pass) {

@@ -70,7 +70,11 @@ struct Slot {
 };
 // `mutex` (a spinlock) guards the slots: the fast path (find the slot, one pure step) holds only
 // it. `lock` (an LWLock) serializes the rare file I/O: loading a slot's mark after startup and
-// persisting a new mark. Nothing that can raise, and no system call, runs under the spinlock.
+// persisting a new mark. Nothing that can raise, and no system call, runs under the spinlock. The
+// LWLock is taken only together with the key's file lock and never waited for (io_lock(),
+// OuterLock in state_file.h): an LWLock holds off interrupts, so a wait for a file another process
+// holds locked (0.1.0 code, a backup tool, a stuck fsync) under it would hold a cancel off for
+// the whole 10 s bound, and every other key's I/O with it.
 struct Shared {
     slock_t mutex;
     int tranche;      // the LWLock tranche of `own_lock` (DSM registry segments)
@@ -175,13 +179,15 @@ Fast attempt_shared_fast(const StateKey& k, const SnowflakeLayout& l, std::uint3
     return Fast::kNeedReserve;
 }
 
-// The slow path, under the LWLock (so only one backend does file I/O for the slots at a time);
-// takes the spinlock only around reads and writes of the slot. Raises only while waiting for the
-// file lock (interrupts), with no lock but the LWLock held: an error releases LWLocks.
-bool shared_io(const StateKey& k, const SnowflakeLayout& l, Fast need, std::int64_t reserve_ms, StateError& err) {
+// The slow path, under the LWLock `io` and the key's file lock, taken together (so only one
+// backend does file I/O for the slots at a time); takes the spinlock only around reads and writes
+// of the slot. Raises only while waiting for the locks (interrupts), with neither held. On return
+// `io` is held when io.held says so: the caller releases it.
+bool shared_io(const StateKey& k, const SnowflakeLayout& l, Fast need, std::int64_t reserve_ms, OuterLock& io,
+               StateError& err) {
     const std::int64_t now_ms = clock_ms();
     LockedState f;
-    if (!state_open_locked(k, now_ms, horizon_ms(l), f, err)) return false;
+    if (!state_open_locked(k, now_ms, horizon_ms(l), f, err, &io)) return false;
     bool ok = true;
     if (need == Fast::kNeedLoad) {
         SpinLockAcquire(&g_shared->mutex);
@@ -318,16 +324,18 @@ Outcome attempt_file(const StateKey& k, const SnowflakeLayout& l, std::uint32_t 
     return out;
 }
 
-// Takes the LWLock that serializes the slots' file I/O. Another backend may hold it through a slow
-// fsync, and an LWLock wait cannot be interrupted (LWLockAcquire holds interrupts): so poll it,
-// sleeping on the latch between tries with nothing held, which lets pg_cancel_backend(),
-// statement_timeout and lock_timeout end the wait; bounded like the file lock (kStateLockTimeout).
-TryLock try_io_lock(void*) noexcept {
-    return LWLockConditionalAcquire(g_lock, LW_EXCLUSIVE) ? TryLock::kAcquired : TryLock::kBusy;
-}
-
-bool acquire_io_lock(StateError& err) {
-    return wait_for_lock(try_io_lock, nullptr, "the shared id_gen generator state", err);
+// The LWLock that serializes the slots' file I/O, as the OuterLock of a key's file lock. Another
+// backend may hold it through a slow fsync, and an LWLock wait cannot be interrupted
+// (LWLockAcquire holds interrupts): so it is only ever tried, together with the file lock, and the
+// wait between tries (wait_for_lock) sleeps on the latch with neither held, which lets
+// pg_cancel_backend(), statement_timeout and lock_timeout end it; bounded (kStateLockTimeout).
+// What holds: no backend waits for anything, file or LWLock, while it holds the LWLock.
+bool try_io_lock() noexcept { return LWLockConditionalAcquire(g_lock, LW_EXCLUSIVE); }
+void release_io_lock() noexcept { LWLockRelease(g_lock); }
+OuterLock io_lock() noexcept { return OuterLock{try_io_lock, release_io_lock, false}; }
+void release_if_held(OuterLock& io) noexcept {
+    if (io.held) io.release();
+    io.held = false;
 }
 
 // Per-backend leases (without preloading): a block of one time unit's sequence numbers taken from
@@ -497,13 +505,10 @@ Result<std::int64_t> snowflake_issue(const StateKey& key, const SnowflakeLayout&
             const Fast f = attempt_shared_fast(key, layout, node, now_ms, out, step, reserve_ms, err);
             SpinLockRelease(&g_shared->mutex);
             if (f != Fast::kDone) {
-                if (!acquire_io_lock(err)) {
-                    out = Outcome::kError;
-                } else {
-                    const bool ok = shared_io(key, layout, f, reserve_ms, err);
-                    LWLockRelease(g_lock);
-                    out = ok ? Outcome::kRetry : Outcome::kError;  // retry the fast path
-                }
+                OuterLock io = io_lock();
+                const bool ok = shared_io(key, layout, f, reserve_ms, io, err);
+                release_if_held(io);
+                out = ok ? Outcome::kRetry : Outcome::kError;  // retry the fast path
             }
             if (out == Outcome::kIssued) id = step.id;
         } else {
@@ -583,12 +588,13 @@ namespace {
 // `mark` is the mark in force afterwards; `raised` says whether it moved (then the live state,
 // wherever it is kept, must restart from it). A record written by another server or timeline (a
 // pg_idgen/ copied from an old cluster) stands for at least the clock plus the horizon, as in
-// restored_state(). Raises only while waiting for the lock.
+// restored_state(). Raises only while waiting for the lock. With `outer` (the LWLock, preloaded),
+// it is taken with the file lock and still held on a true return (see OuterLock).
 bool raise_in_file(const StateKey& k, const SnowflakeLayout& l, std::int64_t want, std::int64_t now_ms,
-                   std::int64_t& mark, bool& raised, StateError& err) {
+                   std::int64_t& mark, bool& raised, StateError& err, OuterLock* outer = nullptr) {
     for (int attempt = 0; attempt < 4; ++attempt) {
         LockedState f;
-        if (!state_open_locked(k, now_ms, horizon_ms(l), f, err)) return false;
+        if (!state_open_locked(k, now_ms, horizon_ms(l), f, err, outer)) return false;
         // Locked from here: nothing raises.
         StateRecord r = f.rec;
         std::int64_t have = snowflake_mark_for_epoch(r.reserved_ms, r.epoch_ms, k.epoch_ms);
@@ -630,21 +636,19 @@ Result<std::int64_t> snowflake_raise_mark(const StateKey& key, const SnowflakeLa
     bool raised = false;
     const std::int64_t now_ms = clock_ms();
     if (g_shared != nullptr) {
-        // Under the LWLock that serializes the slots' file I/O: no backend loads or extends this
-        // key's slot while its file changes. A raised mark unloads the slot, so the next call
-        // reloads it from the file, as the first call after a restart does.
-        if (!acquire_io_lock(err)) {
-            detail = err.detail;
-            return err.code;
-        }
-        const bool ok = raise_in_file(key, layout, mark_ms, now_ms, mark, raised, err);
+        // Under the LWLock that serializes the slots' file I/O (taken with the file lock): no
+        // backend loads or extends this key's slot while its file changes. A raised mark unloads
+        // the slot, so the next call reloads it from the file, as the first call after a restart
+        // does.
+        OuterLock io = io_lock();
+        const bool ok = raise_in_file(key, layout, mark_ms, now_ms, mark, raised, err, &io);
         if (ok && raised) {
             SpinLockAcquire(&g_shared->mutex);
             Slot* s = find_slot(key);
             if (s != nullptr) s->loaded = false;
             SpinLockRelease(&g_shared->mutex);
         }
-        LWLockRelease(g_lock);
+        release_if_held(io);
         if (!ok) {
             detail = err.detail;
             return err.code;
@@ -718,19 +722,25 @@ bool decimal_refuse_foreign(DecimalRefusal& refusal, StateError& err, const char
     return false;
 }
 
-// Shared memory: under the LWLock, give the slot of `k` a new generator unless another backend
-// already did (the slot is usable again). Raises only while waiting for the file lock.
-bool decimal_shared_refill(const StateKey& k, std::uint32_t launch, DecimalRefusal& refusal, StateError& err) {
+// Shared memory: under the LWLock `io` and the key's file lock (taken together, see OuterLock),
+// give the slot of `k` a new generator unless another backend already did (the slot is usable
+// again). Raises only while waiting for the locks, with neither held. On return `io` is held when
+// io.held says so: the caller releases it.
+bool decimal_shared_refill(const StateKey& k, std::uint32_t launch, DecimalRefusal& refusal, OuterLock& io,
+                           StateError& err) {
     for (int attempt = 0; attempt < 4; ++attempt) {
+        LockedState f;
+        if (!state_open_locked(k, -1, 0, f, err, &io)) return false;
+        // Locked from here: nothing raises.
         SpinLockAcquire(&g_shared->mutex);
         Slot* s = find_slot(k);
         const bool usable = s != nullptr && s->loaded && same_key(s->key, k) && s->st.last_time >= 0 &&
                             s->st.last_seq < kDecimalCounterMax;
         SpinLockRelease(&g_shared->mutex);
-        if (usable) return true;
-        LockedState f;
-        if (!state_open_locked(k, -1, 0, f, err)) return false;
-        // Locked from here: nothing raises.
+        if (usable) {
+            state_unlock(f);
+            return true;
+        }
         StateRecord r = f.rec;
         std::int64_t gen = -1;
         bool ok = decimal_record_ours(r) ? decimal_take_generator(f, r, launch, gen, refusal, err)
@@ -857,12 +867,9 @@ Result<std::int64_t> decimal_issue(std::uint32_t launch, const char*& detail, De
                 }
                 return *id;
             }
-            if (!acquire_io_lock(err)) {
-                detail = err.detail;
-                return err.code;
-            }
-            const bool ok = decimal_shared_refill(key, launch, refusal, err);
-            LWLockRelease(g_lock);
+            OuterLock io = io_lock();
+            const bool ok = decimal_shared_refill(key, launch, refusal, io, err);
+            release_if_held(io);
             if (!ok) {
                 detail = err.detail;
                 return err.code;

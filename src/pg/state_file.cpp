@@ -56,7 +56,14 @@ bool same_file_key(const StateKey& a, const StateKey& b) noexcept {
     return a.kind == b.kind && a.db == b.db && a.number == b.number;
 }
 
-// Per-backend cache of open state files. Never shared across fork.
+// Per-backend cache of open state files: up to kMaxOpen descriptors, kept open across transactions
+// and errors, each counted with PostgreSQL (AcquireExternalFD when it enters the cache,
+// ReleaseExternalFD when it leaves), so the server's descriptor budget knows of them. What makes an
+// entry current: nothing is trusted from it until its file is locked, and then its inode is compared
+// with the one its path names (state_open_locked, state_still_current); a replaced or deleted file's
+// entry is dropped (state_forget). A file that finds the cache full (or PostgreSQL out of external
+// descriptors) is opened as a transient file instead, owned by PostgreSQL's resource tracking: it is
+// closed by state_unlock, or at abort when an error (a cancelled wait) comes first.
 struct OpenFile {
     StateKey key;
     int fd;
@@ -67,8 +74,15 @@ int g_open_count = 0;
 int g_open_pid = -1;
 std::int64_t g_last_fsync_ms = 0;
 
+// A process forked from one that had filled the cache (backends are forked from the postmaster,
+// which opens no state file, so this is a safeguard): the descriptors and their count with
+// PostgreSQL were inherited; close and uncount them.
 void reset_cache_after_fork() noexcept {
     if (g_open_pid != MyProcPid) {
+        for (int i = 0; i < g_open_count; ++i) {
+            ::close(g_open[i].fd);
+            ReleaseExternalFD();
+        }
         g_open_count = 0;
         g_open_pid = MyProcPid;
     }
@@ -81,12 +95,34 @@ int cached_fd(const StateKey& k) noexcept {
     return -1;
 }
 
-bool cache_fd(const StateKey& k, int fd) noexcept {
+// Opens the state file of `k` at `path` read-write: into the cache when it has room and PostgreSQL
+// grants another external descriptor (`cached`), otherwise as a transient file. -1 with errno on
+// failure (nothing left open or counted). May raise only from OpenTransientFile (too many
+// transient files): call with no file lock held.
+int open_state_fd(const StateKey& k, const char* path, bool& cached) {
+    cached = false;
+    reset_cache_after_fork();
     if (g_open_count < kMaxOpen && AcquireExternalFD()) {
+        const int fd = ::open(path, O_RDWR | O_CLOEXEC);
+        if (fd < 0) {
+            const int saved = errno;
+            ReleaseExternalFD();
+            errno = saved;
+            return -1;
+        }
         g_open[g_open_count++] = OpenFile{k, fd};
-        return true;
+        cached = true;
+        return fd;
     }
-    return false;
+    return OpenTransientFile(path, O_RDWR | O_CLOEXEC);
+}
+
+// Closes a descriptor from open_state_fd that is not in the cache. Never raises (a descriptor
+// PostgreSQL does not know would only be a WARNING).
+void close_transient(int fd) noexcept {
+    const int saved = errno;
+    (void)CloseTransientFile(fd);
+    errno = saved;
 }
 
 // fsyncs `fd`, timing it. False with errno on failure.
@@ -114,20 +150,39 @@ bool ensure_dir(const char* dir, const char* parent) noexcept {
     return errno == EEXIST;
 }
 
+struct FlockTry {
+    int fd;
+    OuterLock* outer;  // nullptr: none
+};
+
+// One try of `outer` (unless already held) and then the file lock, neither waiting. Returns with
+// both held (kAcquired) or with `outer` released (kBusy, kError): a wait never holds it.
 TryLock try_flock(void* arg) noexcept {
-    const int fd = *static_cast<const int*>(arg);
+    auto* t = static_cast<FlockTry*>(arg);
+    OuterLock* o = t->outer;
+    if (o != nullptr && !o->held) {
+        if (!o->try_acquire()) return TryLock::kBusy;
+        o->held = true;
+    }
     for (;;) {
-        if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return TryLock::kAcquired;
+        if (::flock(t->fd, LOCK_EX | LOCK_NB) == 0) return TryLock::kAcquired;
         if (errno == EINTR) continue;
-        return errno == EWOULDBLOCK ? TryLock::kBusy : TryLock::kError;
+        const int saved = errno;
+        if (o != nullptr) {
+            o->release();
+            o->held = false;
+        }
+        errno = saved;
+        return saved == EWOULDBLOCK ? TryLock::kBusy : TryLock::kError;
     }
 }
 
-// Locks `fd` exclusively (see wait_for_lock).
-bool lock_interruptible(int fd, const char* path, StateError& err) {
+// Locks `fd` exclusively, and `outer` with it (see wait_for_lock, OuterLock).
+bool lock_interruptible(int fd, const char* path, OuterLock* outer, StateError& err) {
     char what[96];
     snprintf(what, sizeof what, "id_gen state file \"%s\"", path);
-    return wait_for_lock(try_flock, &fd, what, err);
+    FlockTry t{fd, outer};
+    return wait_for_lock(try_flock, &t, what, err);
 }
 
 bool read_all(int fd, std::uint8_t* buf, std::size_t cap, std::size_t& len) noexcept {
@@ -170,15 +225,18 @@ bool retire_legacy(int lfd, const char* lpath, const StateKey& k, std::int64_t& 
 // Creates the v2 file of `k` when it does not exist: under 0.1.0's file lock (which also
 // serializes creators), retire 0.1.0's record, then write the new record to a temporary file,
 // fsync it, link it into place (never over an existing file) and fsync the directory.
-bool create_state(const StateKey& k, const char* path, std::int64_t start_mark, StateError& err) {
+// With `outer`, that lock is held with 0.1.0's file lock (see OuterLock) and stays held on return.
+// The lock file is a transient file (closed at abort: a cancelled wait strands nothing); the
+// temporary file and the directories are opened and closed with nothing that can raise between.
+bool create_state(const StateKey& k, const char* path, std::int64_t start_mark, OuterLock* outer, StateError& err) {
     if (!ensure_dir(kLegacyDir, ".")) return fail_errno(err, "create directory for", kLegacyDir);
     if (!ensure_dir(kDir, kLegacyDir)) return fail_errno(err, "create directory for", kDir);
     char lpath[64];
     key_name(k, kLegacyDir, lpath, sizeof lpath);
-    const int lfd = ::open(lpath, O_RDWR | O_CREAT | O_CLOEXEC, S_IRUSR | S_IWUSR);
+    const int lfd = OpenTransientFilePerm(lpath, O_RDWR | O_CREAT | O_CLOEXEC, S_IRUSR | S_IWUSR);
     if (lfd < 0) return fail_errno(err, "open", lpath);
-    if (!lock_interruptible(lfd, lpath, err)) {
-        ::close(lfd);
+    if (!lock_interruptible(lfd, lpath, outer, err)) {
+        close_transient(lfd);
         return false;
     }
     // Locked from here: nothing raises.
@@ -213,7 +271,7 @@ bool create_state(const StateKey& k, const char* path, std::int64_t start_mark, 
         }
     }
     ::flock(lfd, LOCK_UN);
-    ::close(lfd);
+    close_transient(lfd);
     return ok;
 }
 
@@ -271,7 +329,7 @@ bool state_still_current(const LockedState& s) noexcept {
 void state_unlock(LockedState& s) noexcept {
     if (s.fd < 0) return;
     ::flock(s.fd, LOCK_UN);
-    if (!s.cached) ::close(s.fd);
+    if (!s.cached) close_transient(s.fd);
     s.fd = -1;
 }
 
@@ -307,26 +365,27 @@ bool state_write(LockedState& s, const StateRecord& r, bool durable, StateError&
     return true;
 }
 
-bool state_open_locked(const StateKey& k, std::int64_t now_ms, std::int64_t horizon_ms, LockedState& out,
-                       StateError& err) {
+namespace {
+
+bool open_locked(const StateKey& k, std::int64_t now_ms, std::int64_t horizon_ms, LockedState& out, StateError& err,
+                 OuterLock* outer) {
     key_name(k, kDir, out.path, sizeof out.path);
     std::int64_t carried = INT64_MIN;  // the mark of a replaced file, carried into its successor
     for (int attempt = 0; attempt < 4; ++attempt) {
         int fd = cached_fd(k);
         bool cached = fd >= 0;
         if (fd < 0) {
-            fd = ::open(out.path, O_RDWR | O_CLOEXEC);
+            fd = open_state_fd(k, out.path, cached);
             if (fd < 0 && errno == ENOENT) {
                 std::int64_t start = INT64_MIN;
                 if (!__builtin_add_overflow(now_ms, horizon_ms, &start) && carried > start) start = carried;
-                if (!create_state(k, out.path, start, err)) return false;
-                fd = ::open(out.path, O_RDWR | O_CLOEXEC);
+                if (!create_state(k, out.path, start, outer, err)) return false;
+                fd = open_state_fd(k, out.path, cached);
             }
             if (fd < 0) return fail_errno(err, "open", out.path);
-            cached = cache_fd(k, fd);
         }
-        if (!lock_interruptible(fd, out.path, err)) {
-            if (!cached) ::close(fd);
+        if (!lock_interruptible(fd, out.path, outer, err)) {
+            if (!cached) close_transient(fd);
             return false;
         }
         // Locked from here until state_unlock: nothing raises.
@@ -381,6 +440,18 @@ bool state_open_locked(const StateKey& k, std::int64_t now_ms, std::int64_t hori
     }
     err.code = Error::kStateIoError;
     err.detail = say("id_gen state file \"%s\" keeps being replaced while it is opened%s", out.path, "");
+    return false;
+}
+
+}  // namespace
+
+bool state_open_locked(const StateKey& k, std::int64_t now_ms, std::int64_t horizon_ms, LockedState& out,
+                       StateError& err, OuterLock* outer) {
+    if (open_locked(k, now_ms, horizon_ms, out, err, outer)) return true;
+    if (outer != nullptr && outer->held) {
+        outer->release();
+        outer->held = false;
+    }
     return false;
 }
 

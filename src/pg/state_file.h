@@ -1,11 +1,17 @@
 // id_gen: the persisted state of a snowflake generator, one file per key under
 // $PGDATA/pg_idgen/v2/ (format: src/core/state_record.h).
 //
-// Every function here is noexcept and raises nothing while a file lock is held. The one exception
-// to "raises nothing" is the wait for a lock: it polls (flock LOCK_NB) and sleeps on the latch with
-// CHECK_FOR_INTERRUPTS(), so pg_cancel_backend(), statement_timeout and lock_timeout end it; that
-// happens with no lock held and no live C++ object. The wait is bounded (lock_timeout when set,
-// otherwise 10 s): then kStateLockTimeout.
+// Every function here is noexcept and raises nothing while a file lock is held. The exceptions to
+// "raises nothing" come before the lock: opening a file outside the descriptor cache (PostgreSQL's
+// descriptor accounting may refuse), and the wait for a lock: it polls (flock LOCK_NB) and sleeps on
+// the latch with CHECK_FOR_INTERRUPTS(), so pg_cancel_backend(), statement_timeout and lock_timeout
+// end it; that happens with no lock held (no file lock, no LWLock: see OuterLock) and no live C++
+// object. The wait is bounded (lock_timeout when set, otherwise 10 s): then kStateLockTimeout.
+//
+// Descriptors. A backend keeps up to 16 state files open (a cache, counted with PostgreSQL through
+// AcquireExternalFD / ReleaseExternalFD). Any other state file is opened with OpenTransientFile, so
+// an error anywhere before state_unlock() (a cancelled lock wait) cannot strand it: PostgreSQL
+// closes it at transaction or subtransaction abort, which also drops its flock.
 //
 // A file is trusted only while it is the file its path names: after taking the lock, and again
 // before releasing it, the open descriptor's inode is compared with the path's. A file deleted or
@@ -24,7 +30,7 @@ namespace idgen::pg {
 
 struct LockedState {
     int fd = -1;
-    bool cached = false;  // fd stays open in the per-backend cache
+    bool cached = false;  // fd stays open in the per-backend cache; otherwise it is a transient file
     StateRecord rec;      // as read under the lock
     char path[64];        // relative to $PGDATA
     std::uint64_t ino = 0, dev = 0;
@@ -44,12 +50,29 @@ struct StateError {
 enum class TryLock { kAcquired, kBusy, kError };
 [[nodiscard]] bool wait_for_lock(TryLock (*attempt)(void*), void* arg, const char* what, StateError& err);
 
+// A lock taken together with a state file's lock, always before it: with shared memory, the LWLock
+// that serializes the slots' file I/O. An LWLock holds off interrupts (and LWLockAcquire cannot be
+// cancelled), so it is never held while waiting: each try takes it without waiting, then tries the
+// file lock without waiting, and releases it again when the file is busy; the sleep between tries
+// holds neither, so a cancel is honoured within a millisecond, and other keys' I/O is not held up
+// by one locked file. Nothing is done under it before the file lock is held, so letting go of it
+// between tries changes nothing. `held` says whether this backend holds it now.
+struct OuterLock {
+    bool (*try_acquire)() = nullptr;  // takes it if free; never blocks or raises
+    void (*release)() = nullptr;
+    bool held = false;
+};
+
 // Opens, locks and reads the state of `key`: creates it when missing (importing and retiring
 // 0.1.0's record of the same key), follows a replaced or deleted file (carrying the larger mark
 // over), refuses a damaged one (kStateDamaged naming the file). `now_ms` and `horizon_ms` give the
-// starting mark of a new file. On false, nothing is locked. May raise only while waiting for a lock.
+// starting mark of a new file. With `outer`, that lock is taken too (see OuterLock): on true both
+// are held (the caller releases `outer` after state_unlock); on false neither is. On false, nothing
+// is locked. May raise only before a file lock is held: while waiting for a lock (then `outer` is
+// not held either), or opening a file outside the cache (an error then releases `outer`, as every
+// LWLock, at abort).
 [[nodiscard]] bool state_open_locked(const StateKey& key, std::int64_t now_ms, std::int64_t horizon_ms,
-                                     LockedState& out, StateError& err);
+                                     LockedState& out, StateError& err, OuterLock* outer = nullptr);
 
 // Writes `r` (as the record of the locked file). With `durable`, fsyncs it; a failed fsync leaves
 // the record flagged kStateNeedsSync (best effort), so no backend trusts its mark until it has been

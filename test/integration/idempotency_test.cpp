@@ -1219,4 +1219,98 @@ TEST(Idempotency, AllTablesPublicationIncludesTheKeys) {
     EXPECT_EQ(tables("by_schema"), "app.orders");
 }
 
+// What another session sees of the server: its own backend pid and the postmaster's start time.
+// A backend crash makes the postmaster end every backend and reinitialize, so that session's
+// connection is lost (and a new one would have another pid): compared before and after.
+std::string server_identity(pqxx::connection& c) {
+    pqxx::nontransaction tx(c);
+    const auto r = tx.exec1("SELECT pg_backend_pid()::text || ' ' || pg_postmaster_start_time()::text");
+    return r[0].c_str();
+}
+
+// A warm session (its store cache filled by one call) opens a transaction; another session changes
+// the type of a column the store reads (ALTER TABLE ... TYPE, committed); the warm session's next
+// call is an error naming the column (0A000), not a backend crash that restarts the server: the
+// cache is checked after the table is locked and invalidations are processed. With the type
+// changed back, the same session's calls work again.
+TEST(Idempotency, ColumnTypeChangedUnderAWarmSessionIsAnError) {
+    idgen::it::ScratchDb db("it_idem_alter_type");
+    pqxx::connection observer(idgen::it::dsn());
+    const std::string before = server_identity(observer);
+    pqxx::connection a(db.dsn());
+    {
+        pqxx::work tx(a);
+        EXPECT_EQ(begin(tx, "s", "k1", "fp").state, "new");
+        tx.commit();
+    }
+    std::string message;
+    std::string state;
+    {
+        pqxx::work tx(a);  // BEGIN: no lock on the table yet
+        exec(db.dsn(), "ALTER TABLE idempotency_keys ALTER COLUMN attempts TYPE text");
+        try {
+            tx.exec("SELECT state FROM idempotency_begin('s', 'k2', 'fp')");
+            state = "ok";
+        } catch (const pqxx::broken_connection& e) {
+            state = "broken";
+            message = e.what();
+        } catch (const pqxx::sql_error& e) {
+            state = e.sqlstate();
+            message = e.what();
+        }
+    }
+    EXPECT_EQ(state, "0A000") << message;
+    EXPECT_NE(message.find("column \"attempts\" has type text, not integer"), std::string::npos) << message;
+    EXPECT_NE(message.find("ALTER COLUMN attempts TYPE integer"), std::string::npos) << message;
+    std::string after;
+    try {
+        after = server_identity(observer);
+    } catch (const std::exception& e) {
+        after = std::string("lost: ") + e.what();
+    }
+    EXPECT_EQ(after, before) << "the server restarted (a backend crashed)";
+    ASSERT_TRUE(a.is_open()) << "the warm session lost its connection";
+    exec(db.dsn(), "ALTER TABLE idempotency_keys ALTER COLUMN attempts TYPE integer USING attempts::integer");
+    pqxx::work tx(a);
+    EXPECT_EQ(begin(tx, "s", "k2", "fp").state, "new");
+    tx.commit();
+}
+
+// A warm session opens a transaction; another session rebuilds the primary key and the expiry
+// index with REINDEX CONCURRENTLY (new index OIDs, the old indexes dropped; its lock does not
+// conflict with the store's); the warm session's next calls find the new indexes and work, and
+// the indexes stay intact.
+TEST(Idempotency, ReindexConcurrentlyUnderAWarmSession) {
+    idgen::it::ScratchDb db("it_idem_reindex");
+    pqxx::connection a(db.dsn());
+    {
+        pqxx::work tx(a);
+        EXPECT_EQ(begin(tx, "s", "k1", "fp").state, "new");
+        tx.exec("SELECT idempotency_finish('s', 'k1', '{\"n\": 1}')");
+        tx.commit();
+    }
+    const std::string old_oids = one(db.dsn(), "SELECT 'idempotency_keys_pkey'::regclass::oid::text || ' ' || "
+                                               "'idempotency_keys_expires_at'::regclass::oid::text");
+    {
+        pqxx::work tx(a);  // BEGIN: no lock on the table yet
+        exec(db.dsn(), "REINDEX INDEX CONCURRENTLY idempotency_keys_pkey");
+        exec(db.dsn(), "REINDEX INDEX CONCURRENTLY idempotency_keys_expires_at");
+        EXPECT_EQ(begin(tx, "s", "k2", "fp").state, "new");
+        tx.exec("SELECT idempotency_finish('s', 'k2', '{\"n\": 2}')");
+        const Begun again = begin(tx, "s", "k1", "fp");
+        EXPECT_EQ(again.state, "replay");
+        EXPECT_EQ(again.response, "{\"n\": 1}");
+        EXPECT_EQ(tx.exec1("SELECT idempotency_purge(interval '0 s', 1000)")[0].as<long>(), 2);
+        tx.abort();
+    }
+    EXPECT_NE(one(db.dsn(), "SELECT 'idempotency_keys_pkey'::regclass::oid::text || ' ' || "
+                            "'idempotency_keys_expires_at'::regclass::oid::text"),
+              old_oids)
+        << "REINDEX CONCURRENTLY did not give the indexes new OIDs";
+    pqxx::work tx(a);
+    EXPECT_EQ(begin(tx, "s", "k2", "fp").state, "new");
+    tx.commit();
+    expect_indexes_intact(db.dsn());
+}
+
 }  // namespace
