@@ -45,4 +45,5 @@ DROP ROLE shard_reinstall_owner;
 -- Leave the extension as a fresh install for the tests after this one.
 DROP EXTENSION id_gen;
 CREATE EXTENSION id_gen;
-SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
+SELECT e.extversion = a.default_version AS fresh_default_version
+FROM pg_extension e JOIN pg_available_extensions a ON a.name = e.extname WHERE e.extname = 'id_gen';
