@@ -32,7 +32,7 @@
 //     (ALTER FUNCTION ... OWNER TO <superuser>), or drops the type and creates it again;
 //   * it is exactly what create_id_type() writes: LANGUAGE sql, no SQL-standard body, one
 //     cstring[] argument, int4 result, not set-returning, and the body
-//     `SELECT <extension schema, quoted>.id_type_typmod_in($1, '<spec>')` with a spec that
+//     `SELECT <a schema name>.id_type_typmod_in($1, '<spec>')` with a spec that
 //     id_type_spec_parse() accepts (so single spaces, this order, a registry-shaped prefix);
 //   * the kind agrees with how pg_type stores the type: ulid and uuidv7 are 16 bytes by reference,
 //     char-aligned; snowflake is 8 bytes by value, double-aligned; both plain storage. Neither
@@ -135,6 +135,31 @@ bool storage_matches(idgen::IdKind kind, const SpecCheck& c) {
     return c.typlen == 16 && !c.typbyval && c.typalign == TYPALIGN_CHAR;
 }
 
+// The length of `SELECT <schema>.id_type_typmod_in($1, '` at the start of `body`, with <schema> an
+// identifier as quote_identifier() writes one (lower-case letters, digits, _ and $, not starting
+// with a digit; or double-quoted, with "" for a quote); 0 when the body does not start so.
+std::size_t spec_head_length(const char* body) {
+    constexpr const char* kSelect = "SELECT ";
+    constexpr const char* kCall = ".id_type_typmod_in($1, '";
+    if (std::strncmp(body, kSelect, std::strlen(kSelect)) != 0) return 0;
+    const char* p = body + std::strlen(kSelect);
+    if (*p == '"') {
+        for (++p;; ++p) {
+            if (*p == '\0') return 0;
+            if (*p == '"') {
+                if (p[1] != '"') break;
+                ++p;
+            }
+        }
+        ++p;
+    } else {
+        if (!((*p >= 'a' && *p <= 'z') || *p == '_')) return 0;
+        while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '$') ++p;
+    }
+    if (std::strncmp(p, kCall, std::strlen(kCall)) != 0) return 0;
+    return static_cast<std::size_t>(p - body) + std::strlen(kCall);
+}
+
 // True when function `fn` is id_gen's C function id_type_in (a type's input function).
 bool is_id_type_in(Oid fn) {
     HeapTuple pt = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn));
@@ -191,16 +216,14 @@ bool load_spec(Oid type, TypeInfo* out, SpecCheck* why) {
     }
     why->problem = SpecProblem::kShape;
     if (!signature || sql_standard_body || body == nullptr) return false;
-    // The exact text create_id_type() writes: format('SELECT @extschema@.id_type_typmod_in($1, %L)',
-    // spec), with @extschema@ the quoted schema the extension was installed in.
-    const Oid nsp = idgen::pg::extension_schema();
-    const char* nspname = OidIsValid(nsp) ? get_namespace_name(nsp) : nullptr;
-    if (nspname == nullptr) return false;
-    const char* head = psprintf("SELECT %s.id_type_typmod_in($1, '", quote_identifier(nspname));
-    const std::size_t head_len = std::strlen(head);
+    // The text create_id_type() writes: format('SELECT @extschema@.id_type_typmod_in($1, %L)',
+    // spec), with @extschema@ the schema the extension was installed in, as quote_identifier()
+    // writes it. Any schema name is accepted there: the body is text, and a later rename of the
+    // extension's schema (which its owner, often not a superuser, may do) must not make every ID
+    // type unreadable; what is trusted is the owner (a superuser, above) and the spec.
+    const std::size_t head_len = spec_head_length(body);
     const std::size_t body_len = std::strlen(body);
-    if (body_len < head_len + 2 || std::memcmp(body, head, head_len) != 0 || std::strcmp(body + body_len - 2, "')") != 0)
-        return false;
+    if (head_len == 0 || body_len < head_len + 2 || std::strcmp(body + body_len - 2, "')") != 0) return false;
     // A spec the parser accepts has no quote, so the literal is exactly the spec.
     auto spec = idgen::id_type_spec_parse(body + head_len, body_len - head_len - 2);
     if (!spec) return false;

@@ -258,6 +258,20 @@ TEST(IdType, RenamedTypeKeepsItsText) {
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM pg_proc WHERE proname LIKE 'account_id%'").at(0).as<int>(), 0);
 }
 
+// The extension's schema renamed (its owner may do that) after types were made: their spec
+// functions name the old schema in their text, and their rows still read and write the same.
+TEST(IdType, ExtensionSchemaRenamedKeepsTypesReadable) {
+    idgen::it::ScratchDb db("it_idtype_nsp_rename");
+    make_source(db.dsn());
+    const std::string before = one(db.dsn(), "SELECT md5(string_agg(id::text, ',' ORDER BY id)) FROM accounts");
+    exec(db.dsn(), "ALTER SCHEMA public RENAME TO ids_elsewhere");
+    EXPECT_EQ(one(db.dsn(), "SELECT md5(string_agg(id::text, ',' ORDER BY id)) FROM ids_elsewhere.accounts"), before);
+    EXPECT_EQ(one(db.dsn(), "SELECT 'acct_0000000000000000000000001'::ids_elsewhere.account_id::text"),
+              "acct_0000000000000000000000001");
+    EXPECT_EQ(one(db.dsn(), "SELECT (ids_elsewhere.id_type_describe('ids_elsewhere.event_id')).prefix"), "evt");
+    exec(db.dsn(), "ALTER SCHEMA ids_elsewhere RENAME TO public");
+}
+
 // Soft input errors (PostgreSQL 16 and later): pg_input_is_valid() and pg_input_error_info() on a
 // created type, without raising.
 TEST(IdType, SoftInputErrors) {
