@@ -214,3 +214,105 @@ SELECT count(*) AS remaining_prefixes FROM prefix_registry;
 SELECT create_id_type('account_id', kind => 'uuidv7', prefix => 'acct');
 SELECT drop_id_type('account_id');
 SELECT count(*) AS remaining_prefixes FROM prefix_registry;
+
+-- The spec function is trusted only while a superuser owns it and only as create_id_type() wrote
+-- it, with a kind that matches the type's storage (issue 17): its owner could otherwise change
+-- the prefix a superuser's reads print, or the kind (a ulid read as a snowflake: a pointer printed,
+-- a crash on input). Types made by a superuser who is later demoted, in a schema where that role
+-- may still create functions:
+CREATE ROLE typed_admin SUPERUSER;
+CREATE ROLE typed_plain;
+CREATE SCHEMA typed_owned;
+GRANT USAGE, CREATE ON SCHEMA typed_owned TO typed_admin, typed_plain;
+SET ROLE typed_admin;
+SELECT create_id_type('ledger_id', kind => 'ulid', prefix => 'ldg', schema_name => 'typed_owned');
+SELECT create_id_type('item_id', kind => 'snowflake', prefix => 'itm', schema_name => 'typed_owned');
+RESET ROLE;
+SELECT create_id_type('note_id', kind => 'uuidv7', prefix => 'note', format => 'typeid', schema_name => 'typed_owned');
+CREATE TABLE typed_ledger (id typed_owned.ledger_id, item typed_owned.item_id, note typed_owned.note_id);
+INSERT INTO typed_ledger VALUES ('ldg_0000000000000000000000001', 'itm_000000000003f', '01890a5d-ac96-774b-bcce-b302099a8057');
+SELECT * FROM typed_ledger;
+SELECT pg_backend_pid() AS pid, pg_postmaster_start_time() AS started \gset
+-- Demoted: its functions are refused from the next statement on, in this warm session too.
+ALTER ROLE typed_admin NOSUPERUSER;
+SELECT id FROM typed_ledger;
+\set VERBOSITY sqlstate
+SELECT item FROM typed_ledger;
+SELECT 'itm_000000000003f'::typed_owned.item_id;
+SELECT * FROM id_type_describe('typed_owned.ledger_id');
+\set VERBOSITY default
+-- A type whose function a superuser owns still works; the bytes stay readable through the kind.
+SELECT note, id::ulid, item::snowflake FROM typed_ledger;
+-- The demoted owner changes the prefix: refused.
+SET ROLE typed_admin;
+CREATE OR REPLACE FUNCTION typed_owned.ledger_id_typmod_in(cstring[]) RETURNS int4 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$SELECT public.id_type_typmod_in($1, 'kind=ulid format=prefixed prefix=evil')$$;
+RESET ROLE;
+\set VERBOSITY sqlstate
+SELECT id FROM typed_ledger;
+SELECT 'evil_0000000000000000000000001'::typed_owned.ledger_id;
+\set VERBOSITY default
+-- ... or the kind, ulid to snowflake: refused, no crash.
+SET ROLE typed_admin;
+CREATE OR REPLACE FUNCTION typed_owned.ledger_id_typmod_in(cstring[]) RETURNS int4 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$SELECT public.id_type_typmod_in($1, 'kind=snowflake format=prefixed prefix=ldg')$$;
+RESET ROLE;
+\set VERBOSITY sqlstate
+SELECT id FROM typed_ledger;
+INSERT INTO typed_ledger (id) VALUES ('ldg_000000000003f');
+\set VERBOSITY default
+-- A superuser again: the owner passes, but a kind that contradicts the storage never reaches the
+-- codec (XX000), either way round.
+ALTER ROLE typed_admin SUPERUSER;
+SELECT id FROM typed_ledger;
+SET ROLE typed_admin;
+CREATE OR REPLACE FUNCTION typed_owned.item_id_typmod_in(cstring[]) RETURNS int4 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$SELECT public.id_type_typmod_in($1, 'kind=ulid format=prefixed prefix=itm')$$;
+RESET ROLE;
+\set VERBOSITY sqlstate
+INSERT INTO typed_ledger (id) VALUES ('ldg_000000000003f');
+SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::typed_owned.ledger_id::text;
+SELECT item FROM typed_ledger;
+INSERT INTO typed_ledger (item) VALUES ('itm_0000000000000000000000001');
+\set VERBOSITY default
+SELECT pg_backend_pid() = :pid AS same_backend, pg_postmaster_start_time() = :'started' AS same_postmaster;
+-- Not the function create_id_type() writes, though a superuser's and with the type's own spec:
+-- another language, or more text around the call.
+CREATE OR REPLACE FUNCTION typed_owned.ledger_id_typmod_in(cstring[]) RETURNS int4 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$BEGIN RETURN public.id_type_typmod_in($1, 'kind=ulid format=prefixed prefix=ldg'); END$$;
+SELECT id FROM typed_ledger;
+CREATE OR REPLACE FUNCTION typed_owned.ledger_id_typmod_in(cstring[]) RETURNS int4 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$SELECT public.id_type_typmod_in($1, 'kind=ulid format=prefixed prefix=ldg') + 0$$;
+\set VERBOSITY sqlstate
+SELECT id FROM typed_ledger;
+\set VERBOSITY default
+-- The bodies create_id_type() wrote, back from a superuser: both types read again.
+CREATE OR REPLACE FUNCTION typed_owned.ledger_id_typmod_in(cstring[]) RETURNS int4 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$SELECT public.id_type_typmod_in($1, 'kind=ulid format=prefixed prefix=ldg')$$;
+CREATE OR REPLACE FUNCTION typed_owned.item_id_typmod_in(cstring[]) RETURNS int4 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$SELECT public.id_type_typmod_in($1, 'kind=snowflake format=prefixed prefix=itm')$$;
+SELECT id, item FROM typed_ledger WHERE id IS NOT NULL;
+-- Ownership given to a role that is not a superuser: refused, and drop_id_type() frees no prefix
+-- that role wrote into the body (here another type's).
+ALTER FUNCTION typed_owned.item_id_typmod_in(cstring[]) OWNER TO typed_plain;
+SET ROLE typed_plain;
+CREATE OR REPLACE FUNCTION typed_owned.item_id_typmod_in(cstring[]) RETURNS int4 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$SELECT public.id_type_typmod_in($1, 'kind=snowflake format=prefixed prefix=note')$$;
+RESET ROLE;
+\set VERBOSITY sqlstate
+SELECT item FROM typed_ledger;
+SELECT drop_id_type('typed_owned.item_id', cascade => true);
+\set VERBOSITY default
+SELECT prefix, owner FROM prefix_registry WHERE prefix IN ('itm', 'note') ORDER BY prefix;
+-- A superuser takes the function over and restores the body: readable again.
+ALTER FUNCTION typed_owned.item_id_typmod_in(cstring[]) OWNER TO typed_admin;
+CREATE OR REPLACE FUNCTION typed_owned.item_id_typmod_in(cstring[]) RETURNS int4 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$SELECT public.id_type_typmod_in($1, 'kind=snowflake format=prefixed prefix=itm')$$;
+SELECT id, item, note FROM typed_ledger WHERE id IS NOT NULL;
+-- Types that are not ID types still describe as nothing, whatever their TYPMOD_IN function.
+SELECT count(*) AS not_id_types FROM unnest(ARRAY['varchar', 'numeric', 'ulid', 'snowflake']::regtype[]) t, LATERAL id_type_describe(t) d WHERE d.kind IS NOT NULL;
+DROP TABLE typed_ledger;
+SELECT drop_id_type('typed_owned.ledger_id'), drop_id_type('typed_owned.item_id'), drop_id_type('typed_owned.note_id');
+SELECT count(*) AS remaining_prefixes FROM prefix_registry;
+DROP SCHEMA typed_owned;
+DROP ROLE typed_admin, typed_plain;

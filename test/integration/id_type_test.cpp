@@ -44,6 +44,8 @@ std::string sqlstate_of(const std::string& dsn, const std::string& sql) {
     pqxx::nontransaction tx(c);
     try {
         tx.exec(sql);
+    } catch (const pqxx::insufficient_privilege& e) {
+        return e.sqlstate().empty() ? "42501" : e.sqlstate();  // libpqxx may leave its SQLSTATE out
     } catch (const pqxx::sql_error& e) {
         return e.sqlstate();
     }
@@ -256,6 +258,20 @@ TEST(IdType, RenamedTypeKeepsItsText) {
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM pg_proc WHERE proname LIKE 'account_id%'").at(0).as<int>(), 0);
 }
 
+// The extension's schema renamed (its owner may do that) after types were made: their spec
+// functions name the old schema in their text, and their rows still read and write the same.
+TEST(IdType, ExtensionSchemaRenamedKeepsTypesReadable) {
+    idgen::it::ScratchDb db("it_idtype_nsp_rename");
+    make_source(db.dsn());
+    const std::string before = one(db.dsn(), "SELECT md5(string_agg(id::text, ',' ORDER BY id)) FROM accounts");
+    exec(db.dsn(), "ALTER SCHEMA public RENAME TO ids_elsewhere");
+    EXPECT_EQ(one(db.dsn(), "SELECT md5(string_agg(id::text, ',' ORDER BY id)) FROM ids_elsewhere.accounts"), before);
+    EXPECT_EQ(one(db.dsn(), "SELECT 'acct_0000000000000000000000001'::ids_elsewhere.account_id::text"),
+              "acct_0000000000000000000000001");
+    EXPECT_EQ(one(db.dsn(), "SELECT (ids_elsewhere.id_type_describe('ids_elsewhere.event_id')).prefix"), "evt");
+    exec(db.dsn(), "ALTER SCHEMA ids_elsewhere RENAME TO public");
+}
+
 // Soft input errors (PostgreSQL 16 and later): pg_input_is_valid() and pg_input_error_info() on a
 // created type, without raising.
 TEST(IdType, SoftInputErrors) {
@@ -267,4 +283,156 @@ TEST(IdType, SoftInputErrors) {
     EXPECT_EQ(one(db.dsn(), "SELECT sql_error_code || ' ' || message FROM pg_input_error_info('ord_01h455vb4pex5vsknk084sn02q', 'account_id')"),
               "22P02 invalid input syntax for a prefixed ID: type account_id expects prefix \"acct\", found \"ord\" in \"ord_01h455vb4pex5vsknk084sn02q\"");
     EXPECT_EQ(one(db.dsn(), "SELECT sql_error_code FROM pg_input_error_info('evt_0000000000000', 'event_id')"), "22003");
+}
+
+// --- The spec function is trusted only while a superuser owns it, as create_id_type() wrote it,
+// with a kind that matches the type's storage (src/pg/id_type.cpp, "Trust"), and a warm session
+// learns of another session's change at its next statement.
+
+namespace {
+
+// Roles for the trust tests, made before the database (and so dropped after it, with their objects).
+class TrustRoles {
+public:
+    TrustRoles() {
+        exec(idgen::it::dsn(), "DROP ROLE IF EXISTS it_idtype_admin; DROP ROLE IF EXISTS it_idtype_plain;"
+                               "CREATE ROLE it_idtype_admin SUPERUSER; CREATE ROLE it_idtype_plain");
+    }
+    ~TrustRoles() {
+        try {
+            exec(idgen::it::dsn(), "DROP ROLE IF EXISTS it_idtype_admin; DROP ROLE IF EXISTS it_idtype_plain");
+        } catch (...) {
+        }
+    }
+    TrustRoles(const TrustRoles&) = delete;
+    TrustRoles& operator=(const TrustRoles&) = delete;
+};
+
+// The SQLSTATE and message of `sql` on an open connection, or "" when it succeeds.
+std::string error_of(pqxx::connection& c, const std::string& sql) {
+    pqxx::nontransaction tx(c);
+    try {
+        tx.exec(sql);
+    } catch (const pqxx::insufficient_privilege& e) {
+        return (e.sqlstate().empty() ? std::string("42501") : e.sqlstate()) + " " + e.what();
+    } catch (const pqxx::sql_error& e) {
+        return e.sqlstate() + " " + e.what();
+    }
+    return "";
+}
+
+std::string one_on(pqxx::connection& c, const std::string& sql) {
+    pqxx::nontransaction tx(c);
+    auto v = tx.exec1(sql).at(0);
+    return v.is_null() ? "<null>" : v.c_str();
+}
+
+// ledger_id (ulid, "ldg") and item_id (snowflake, "itm"), made by it_idtype_admin (a superuser
+// until a test demotes it) in schema trust, where it may create functions, and a row of each.
+void make_trusted_types(const std::string& dsn) {
+    exec(dsn, "CREATE SCHEMA trust; GRANT USAGE, CREATE ON SCHEMA trust TO it_idtype_admin, it_idtype_plain;"
+              "SET ROLE it_idtype_admin;"
+              "SELECT create_id_type('ledger_id', kind => 'ulid', prefix => 'ldg', schema_name => 'trust');"
+              "SELECT create_id_type('item_id', kind => 'snowflake', prefix => 'itm', schema_name => 'trust');"
+              "RESET ROLE;"
+              "CREATE TABLE ledger (id trust.ledger_id, item trust.item_id);"
+              "INSERT INTO ledger VALUES ('ldg_0000000000000000000000001', 'itm_000000000003f')");
+}
+
+std::string spec_body(const std::string& spec) {
+    return "$$SELECT public.id_type_typmod_in($1, '" + spec + "')$$";
+}
+
+std::string replace_spec(const std::string& type, const std::string& spec) {
+    return "CREATE OR REPLACE FUNCTION trust." + type + "_typmod_in(cstring[]) RETURNS int4 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS " +
+           spec_body(spec);
+}
+
+const std::string kRow = "ldg_0000000000000000000000001 itm_000000000003f";
+const std::string kReadRow = "SELECT id::text || ' ' || item::text FROM ledger";
+
+}  // namespace
+
+// Another session demotes the types' owner, then that owner rewrites a spec: the warm session
+// (its spec cached per call site and per backend) refuses from its next statement, in
+// session_replication_role = replica too; the type's owner back to a superuser, it reads again.
+TEST(IdTypeTrust, OtherSessionsDemotionAndRewriteReachWarmSession) {
+    TrustRoles roles;
+    idgen::it::ScratchDb db("it_idtype_trust_demote");
+    make_trusted_types(db.dsn());
+    pqxx::connection warm(db.dsn());
+    pqxx::connection replica(db.dsn());
+    one_on(replica, "SELECT set_config('session_replication_role', 'replica', false)");
+    ASSERT_EQ(one_on(warm, kReadRow), kRow);
+    ASSERT_EQ(one_on(replica, kReadRow), kRow);
+
+    exec(db.dsn(), "ALTER ROLE it_idtype_admin NOSUPERUSER");
+    for (auto* c : {&warm, &replica}) {
+        const std::string e = error_of(*c, kReadRow);
+        EXPECT_EQ(e.substr(0, 6), "42501 ") << e;
+        EXPECT_NE(e.find("trust.ledger_id_typmod_in(cstring[]) is owned by role \"it_idtype_admin\", which is not a superuser"), std::string::npos) << e;
+        EXPECT_EQ(error_of(*c, "SELECT 'itm_000000000003f'::trust.item_id").substr(0, 6), "42501 ");
+    }
+    // The demoted owner changes the prefix: still refused (the body is its own now).
+    exec(db.dsn(), "SET ROLE it_idtype_admin; " + replace_spec("ledger_id", "kind=ulid format=prefixed prefix=evil"));
+    EXPECT_EQ(error_of(warm, kReadRow).substr(0, 6), "42501 ");
+    EXPECT_EQ(error_of(warm, "SELECT 'evil_0000000000000000000000001'::trust.ledger_id").substr(0, 6), "42501 ");
+    // A superuser takes the function over and restores its body; item_id's owner is a superuser
+    // again: both read again in the warm sessions.
+    exec(db.dsn(), "ALTER FUNCTION trust.ledger_id_typmod_in(cstring[]) OWNER TO postgres; " +
+                       replace_spec("ledger_id", "kind=ulid format=prefixed prefix=ldg") + "; ALTER ROLE it_idtype_admin SUPERUSER");
+    EXPECT_EQ(one_on(warm, kReadRow), kRow);
+    EXPECT_EQ(one_on(replica, kReadRow), kRow);
+    // Ownership given to a role that is not a superuser: refused in both.
+    exec(db.dsn(), "ALTER FUNCTION trust.item_id_typmod_in(cstring[]) OWNER TO it_idtype_plain");
+    EXPECT_EQ(error_of(warm, kReadRow).substr(0, 6), "42501 ");
+    EXPECT_EQ(error_of(replica, kReadRow).substr(0, 6), "42501 ");
+    // drop_id_type() reads the prefix to free through the same check: that role's body cannot make
+    // it free another type's prefix.
+    exec(db.dsn(), "SET ROLE it_idtype_plain; " + replace_spec("item_id", "kind=snowflake format=prefixed prefix=ldg"));
+    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT drop_id_type('trust.item_id', cascade => true)"), "42501");
+    EXPECT_EQ(one(db.dsn(), "SELECT string_agg(prefix || '=' || owner, ';' ORDER BY prefix) FROM prefix_registry"),
+              "itm=ID type trust.item_id;ldg=ID type trust.ledger_id");
+}
+
+// A superuser's rewrite that swaps the kind (ulid <-> snowflake) never reaches the codec: the
+// warm session's next statement is refused (XX000), input included, and the backend and the
+// postmaster live on. A transaction that read before the swap may keep the spec it loaded until
+// it takes a new lock, but never the swapped one.
+TEST(IdTypeTrust, KindSwapIsRefusedWithoutCrash) {
+    TrustRoles roles;
+    idgen::it::ScratchDb db("it_idtype_trust_kind");
+    make_trusted_types(db.dsn());
+    pqxx::connection warm(db.dsn());
+    const std::string pid = one_on(warm, "SELECT pg_backend_pid()");
+    const std::string started = one_on(warm, "SELECT pg_postmaster_start_time()");
+    ASSERT_EQ(one_on(warm, kReadRow), kRow);
+    {
+        pqxx::work in_flight(warm);
+        EXPECT_EQ(in_flight.exec1(kReadRow).at(0).as<std::string>(), kRow);
+        exec(db.dsn(), replace_spec("ledger_id", "kind=snowflake format=prefixed prefix=ldg") + "; " +
+                           replace_spec("item_id", "kind=ulid format=prefixed prefix=itm"));
+        try {
+            EXPECT_EQ(in_flight.exec1(kReadRow).at(0).as<std::string>(), kRow);
+        } catch (const pqxx::sql_error& e) {
+            EXPECT_EQ(e.sqlstate(), "XX000") << e.what();
+        }
+    }
+    for (const std::string& sql : {kReadRow, std::string("SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::trust.ledger_id::text"),
+                                  std::string("INSERT INTO ledger (id) VALUES ('ldg_000000000003f')"),
+                                  std::string("INSERT INTO ledger (item) VALUES ('itm_0000000000000000000000001')"),
+                                  std::string("SELECT * FROM id_type_describe('trust.ledger_id')")}) {
+        const std::string e = error_of(warm, sql);
+        EXPECT_EQ(e.substr(0, 6), "XX000 ") << sql << ": " << e;
+    }
+    const std::string e = error_of(warm, "SELECT id FROM ledger");
+    EXPECT_NE(e.find("says kind snowflake, but the type is stored as 16 bytes by reference"), std::string::npos) << e;
+    EXPECT_EQ(one_on(warm, "SELECT pg_backend_pid()"), pid);
+    EXPECT_EQ(one(db.dsn(), "SELECT pg_postmaster_start_time()"), started);
+    EXPECT_EQ(one(db.dsn(), "SELECT count(*) FROM ledger"), "1");
+    // Bodies restored by a superuser: both read again, in the warm session and a new one.
+    exec(db.dsn(), replace_spec("ledger_id", "kind=ulid format=prefixed prefix=ldg") + "; " +
+                       replace_spec("item_id", "kind=snowflake format=prefixed prefix=itm"));
+    EXPECT_EQ(one_on(warm, kReadRow), kRow);
+    EXPECT_EQ(one(db.dsn(), kReadRow), kRow);
 }
