@@ -2,3 +2,4 @@
 -- names (definitions shared with the install script are written once, with CREATE OR REPLACE).
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION id_gen UPDATE TO '0.3.0'" to load this file. \quit
+\ir ../sql/92_permute_keys_0_3.sql
