@@ -1,7 +1,8 @@
 -- Keyed permutation (FF1 over AES-128): labels and privileges, keys (creation, refusal of small
 -- domains, duplicates, missing keys), the domains [1, 2^63-1], [1, 2^53-1] and [1, N] (a whole
 -- domain of 10^6 values, each exactly once), round trips, tweaks, a sequence's DEFAULT, and the
--- per-session key cache following changes to the key table (delete, update, rollback).
+-- per-session key cache following changes to the key table (delete, update, rollback, replica
+-- mode), and the checks on the key table, which never print the row (it holds the key).
 -- What needs several sessions or pg_dump is in test/integration/permute_test.cpp.
 -- Output is deterministic: keys are random, so permuted values are checked through properties,
 -- never printed.
@@ -13,7 +14,8 @@ SET client_min_messages = warning;
 SELECT p.oid::regprocedure AS function, p.provolatile AS volatility, p.proparallel AS parallel,
        p.proisstrict AS strict, p.prosecdef AS security_definer
 FROM pg_proc p
-WHERE p.proname IN ('id_permute', 'id_unpermute', 'id_permute_key', 'id_permute_new_key', 'id_permute_keys_changed')
+WHERE p.proname IN ('id_permute', 'id_unpermute', 'id_permute_key', 'id_permute_new_key', 'id_permute_keys_changed',
+                    'id_permute_keys_check')
 ORDER BY p.oid::regprocedure::text;
 
 -- No function of the permutation is executable by PUBLIC, and only superusers read the key table.
@@ -98,6 +100,26 @@ SELECT id_permute_key('scratch');
 SELECT id_permute(1, 'scratch') >= 1 AS usable;
 ROLLBACK;
 SELECT id_permute(1, 'scratch');
+
+-- In replica mode (how logical replication applies rows) too.
+CREATE TEMP TABLE before_replica AS SELECT id_permute(42, 'million') AS v;
+SET session_replication_role = replica;
+UPDATE permute_keys SET tweak = 'other' WHERE name = 'million';
+SELECT id_permute(42, 'million') <> v AS changed FROM before_replica;
+DELETE FROM permute_keys WHERE name = 'million';
+SELECT id_permute(42, 'million');
+RESET session_replication_role;
+SELECT tgname, tgenabled FROM pg_trigger WHERE tgrelid = 'permute_keys'::regclass ORDER BY tgname;
+
+-- The checks on the key table name the column, never the row: no "Failing row contains (...)".
+UPDATE permute_keys SET domain = 5 WHERE name = 'orders';
+UPDATE permute_keys SET tweak = repeat('t', 300) WHERE name = 'orders';
+UPDATE permute_keys SET name = '' WHERE name = 'orders';
+UPDATE permute_keys SET key = '\x00' WHERE name = 'orders';
+UPDATE permute_keys SET key = NULL WHERE name = 'orders';
+UPDATE permute_keys SET created_at = NULL WHERE name = 'orders';
+INSERT INTO permute_keys (name, key, domain, tweak) VALUES ('k', id_permute_new_key(), 999999, 'k');
+SELECT count(*) AS check_constraints FROM pg_constraint WHERE conrelid = 'permute_keys'::regclass AND contype = 'c';
 
 -- A granted role uses a key without reading the table.
 GRANT EXECUTE ON FUNCTION id_permute(bigint, text) TO permute_app;

@@ -163,7 +163,8 @@ SELECT id > (SELECT m FROM before_epoch) AS continues_above_old_ids,
 FROM (SELECT shard_5.next_id() AS id) s;
 
 -- The registry is dumped with its rows (extension configuration table).
-SELECT c.relname FROM pg_extension e, unnest(e.extconfig) r(oid) JOIN pg_class c ON c.oid = r.oid WHERE e.extname = 'id_gen';
+SELECT c.relname FROM pg_extension e, unnest(e.extconfig) WITH ORDINALITY r(oid, n) JOIN pg_class c ON c.oid = r.oid
+WHERE e.extname = 'id_gen' ORDER BY r.n;
 -- Shard functions belong to the schema, not the extension, so pg_dump dumps them.
 SELECT count(*) AS next_id_extension_members FROM pg_depend
 WHERE classid = 'pg_proc'::regclass AND objid IN ('shard_5.next_id()'::regprocedure, 'photos_b.next_id()'::regprocedure)

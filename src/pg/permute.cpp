@@ -10,10 +10,8 @@
 //
 // Per backend, a small cache holds for each recently used key its OpenSSL context (the expanded AES
 // key) and its FF1 plan for the default tweak (the CBC-MAC state after FF1's block P and the tweak),
-// plus the plan of the last other tweak used with it. A statement-level trigger on permute_keys
-// sends a relcache invalidation for the table on every change; the callback marks the cache stale
-// and the next call empties it before looking anything up (at commit for other backends, at the
-// next command in the changing one, and locally on rollback).
+// plus the plan of the last other tweak used with it. What keeps it current is described at the
+// cache (g_slots) below.
 #include <cstdint>
 #include <cstring>
 
@@ -32,6 +30,7 @@ extern "C" {
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "commands/trigger.h"
+#include "miscadmin.h"
 #include "catalog/pg_collation.h"
 #include "port.h"
 #include "utils/builtins.h"
@@ -39,7 +38,6 @@ extern "C" {
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
-#include "utils/snapmgr.h"
 }
 
 namespace {
@@ -70,11 +68,33 @@ struct Table {
     AttrNumber name, key, domain, tweak;
 };
 
+// The cache: what makes it current.
+//  * Every change to permute_keys (INSERT, UPDATE, DELETE, TRUNCATE) sends a relcache invalidation
+//    for the table: ENABLE ALWAYS triggers (92_permute_keys_0_3.sql), a row one and a statement
+//    one, so they fire in replica mode too, which is how logical replication applies rows (its
+//    apply worker fires row triggers only). TRUNCATE also sends one of its own.
+//  * Every call of the permutation processes the queued invalidations first
+//    (AcceptInvalidationMessages(): a read of one shared flag when nothing is queued), so a change
+//    committed by another session is seen from this session's next call on, even inside an open
+//    transaction that already holds the table's lock (a lock taken again processes nothing).
+//    This session's own changes are seen from its next command, and forgotten on rollback (the
+//    aborted (sub)transaction's invalidations are processed locally).
+//  * The relcache callback wipes the whole cache at once (explicit_bzero, the EVP context freed,
+//    which OpenSSL clears): the key material of a deleted key leaves the backend when the deletion
+//    is processed, not at the next call. Hence nobody may hold a Slot& across a point where
+//    invalidations can be processed (a lock, a catalog access, a detoast): run() fetches its
+//    arguments before lookup(), and lookup() picks a slot only after its scan.
+//  * A miss reads the row with a fresh catalog snapshot, not the statement's or the transaction's:
+//    the cache holds the latest committed state (and this transaction's earlier commands), the
+//    state every invalidation refers to. An entry read with an older snapshot could outlive the
+//    invalidation of a change it does not see. So a key deleted by another session is refused
+//    from the next call on at every isolation level, like a dropped object: in REPEATABLE READ
+//    and SERIALIZABLE too, although the transaction's snapshot still sees the row.
 Slot g_slots[kSlots];
 Table g_table;
-bool g_stale = false;
 bool g_callback = false;
 std::uint64_t g_clock = 0;
+std::uint64_t g_generation = 0;  // bumped by every invalidation of the table
 
 void forget_all() noexcept {
     for (auto& s : g_slots) {
@@ -82,11 +102,14 @@ void forget_all() noexcept {
         explicit_bzero(&s, sizeof s);
     }
     g_table = Table{};
-    g_stale = false;
 }
 
+// A relcache callback: it must not raise, and runs wherever invalidations are processed.
 void on_relcache(Datum, Oid relid) {
-    if (relid == InvalidOid || relid == g_table.relid) g_stale = true;
+    if (relid == InvalidOid || relid == g_table.relid) {
+        forget_all();
+        ++g_generation;
+    }
 }
 
 [[noreturn]] void table_missing(const char* what) {
@@ -95,7 +118,7 @@ void on_relcache(Datum, Oid relid) {
                     errhint("Update the extension (ALTER EXTENSION id_gen UPDATE) or reinstall it.")));
 }
 
-const Table& key_table() {
+Table key_table() {
     if (!g_callback) {
         CacheRegisterRelcacheCallback(on_relcache, (Datum)0);
         g_callback = true;
@@ -129,9 +152,65 @@ const Table& key_table() {
                             text_to_cstring(name))));
 }
 
+// The row of a key as read from permute_keys. Trivially destructible (it lives across calls that
+// can raise); the caller wipes `key`.
+struct Row {
+    bool found, bad;
+    std::uint8_t key[kKeyBytes];
+    char tweak[ff1::kMaxTweak];
+    int tweak_len;
+    std::int64_t domain;
+};
+
+// Reads key `name` through the primary key with a fresh catalog snapshot (see the cache's comment).
+// Only trivially destructible locals live across these calls (they can raise).
+void read_row(const text* name, Row* out) {
+    const Table t = key_table();  // a copy: an invalidation during the scan resets g_table
+    Relation rel = table_open(t.relid, AccessShareLock);
+    const Oid pkey = IDGEN_PRIMARY_KEY_INDEX(rel);
+    if (!OidIsValid(pkey)) table_missing("the primary key of permute_keys");
+    ScanKeyData sk[1];
+    ScanKeyInit(&sk[0], t.name, BTEqualStrategyNumber, F_TEXTEQ, PointerGetDatum(name));
+    sk[0].sk_collation = C_COLLATION_OID;
+    // No snapshot given: systable_beginscan takes the catalog snapshot, always a new one for a
+    // table other than a catalog, after the locks (and their invalidations) of the scan.
+    SysScanDesc scan = systable_beginscan(rel, pkey, true, nullptr, 1, sk);
+    HeapTuple row = systable_getnext(scan);
+    if (HeapTupleIsValid(row)) {
+        out->found = true;
+        TupleDesc desc = RelationGetDescr(rel);
+        bool null_key = true, null_domain = true, null_tweak = true;
+        const Datum k = heap_getattr(row, t.key, desc, &null_key);
+        const Datum d = heap_getattr(row, t.domain, desc, &null_domain);
+        const Datum w = heap_getattr(row, t.tweak, desc, &null_tweak);
+        if (null_key || null_domain || null_tweak) {
+            out->bad = true;
+        } else {
+            text* wt = DatumGetTextPP(w);  // before the key is detoasted: it can raise
+            bytea* kb = DatumGetByteaPP(k);
+            out->domain = DatumGetInt64(d);
+            out->tweak_len = static_cast<int>(VARSIZE_ANY_EXHDR(wt));
+            if (VARSIZE_ANY_EXHDR(kb) != kKeyBytes || out->tweak_len > static_cast<int>(ff1::kMaxTweak) ||
+                out->domain < static_cast<std::int64_t>(ff1::kMinDomain)) {
+                out->bad = true;
+            } else {
+                std::memcpy(out->key, VARDATA_ANY(kb), kKeyBytes);
+                std::memcpy(out->tweak, VARDATA_ANY(wt), out->tweak_len);
+            }
+            if (reinterpret_cast<Pointer>(kb) != DatumGetPointer(k)) {
+                explicit_bzero(kb, VARSIZE_ANY(kb));
+                pfree(kb);
+            }
+        }
+    }
+    systable_endscan(scan);
+    table_close(rel, NoLock);
+}
+
 // The slot of key `name`, loaded from permute_keys on a miss. Raises 42704 for an unknown key.
+// The reference is good until invalidations are next processed (see the cache's comment).
 Slot& lookup(const text* name) {
-    if (g_stale) forget_all();
+    AcceptInvalidationMessages();
     const int len = static_cast<int>(VARSIZE_ANY_EXHDR(name));
     const char* data = VARDATA_ANY(name);
     for (auto& s : g_slots) {
@@ -142,55 +221,18 @@ Slot& lookup(const text* name) {
     }
     if (len < 1 || len > kNameMax) key_missing(name);
 
-    // The row, read with the statement's snapshot through the primary key. Only trivially
-    // destructible locals live across these calls (they can raise).
-    const Table& t = key_table();
-    std::uint8_t key[kKeyBytes];
-    char tweak[ff1::kMaxTweak];
-    int tweak_len = 0;
-    std::int64_t domain = 0;
-    bool found = false, bad = false;
-    Relation rel = table_open(t.relid, AccessShareLock);
-    const Oid pkey = IDGEN_PRIMARY_KEY_INDEX(rel);
-    if (!OidIsValid(pkey)) table_missing("the primary key of permute_keys");
-    ScanKeyData sk[1];
-    ScanKeyInit(&sk[0], t.name, BTEqualStrategyNumber, F_TEXTEQ, PointerGetDatum(name));
-    sk[0].sk_collation = C_COLLATION_OID;
-    Snapshot snapshot = ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot();
-    SysScanDesc scan = systable_beginscan(rel, pkey, true, snapshot, 1, sk);
-    HeapTuple row = systable_getnext(scan);
-    if (HeapTupleIsValid(row)) {
-        found = true;
-        TupleDesc desc = RelationGetDescr(rel);
-        bool null_key = true, null_domain = true, null_tweak = true;
-        const Datum k = heap_getattr(row, t.key, desc, &null_key);
-        const Datum d = heap_getattr(row, t.domain, desc, &null_domain);
-        const Datum w = heap_getattr(row, t.tweak, desc, &null_tweak);
-        if (null_key || null_domain || null_tweak) {
-            bad = true;
-        } else {
-            bytea* kb = DatumGetByteaPP(k);
-            text* wt = DatumGetTextPP(w);
-            domain = DatumGetInt64(d);
-            tweak_len = static_cast<int>(VARSIZE_ANY_EXHDR(wt));
-            if (VARSIZE_ANY_EXHDR(kb) != kKeyBytes || tweak_len > static_cast<int>(ff1::kMaxTweak) ||
-                domain < static_cast<std::int64_t>(ff1::kMinDomain)) {
-                bad = true;
-            } else {
-                std::memcpy(key, VARDATA_ANY(kb), kKeyBytes);
-                std::memcpy(tweak, VARDATA_ANY(wt), tweak_len);
-            }
-            if (reinterpret_cast<Pointer>(kb) != DatumGetPointer(k)) {
-                explicit_bzero(kb, VARSIZE_ANY(kb));
-                pfree(kb);
-            }
-        }
-    }
-    systable_endscan(scan);
-    table_close(rel, NoLock);
-    if (!found) key_missing(name);
-    if (bad) {
-        explicit_bzero(key, sizeof key);
+    // Read again if the table was invalidated during the read: the snapshot may predate the change.
+    Row r;
+    std::uint64_t generation;
+    do {
+        explicit_bzero(&r, sizeof r);
+        CHECK_FOR_INTERRUPTS();
+        generation = g_generation;
+        read_row(name, &r);
+    } while (generation != g_generation);
+    if (!r.found) key_missing(name);
+    if (r.bad) {
+        explicit_bzero(&r, sizeof r);
         ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
                         errmsg("permutation key \"%s\" is damaged", text_to_cstring(name)),
                         errdetail("A key is 16 bytes with a domain of at least 1000000 and a tweak of at most 256 bytes.")));
@@ -207,21 +249,21 @@ Slot& lookup(const text* name) {
     }
     if (slot->used) idgen::aes::context_free(slot->ctx);
     explicit_bzero(slot, sizeof *slot);
-    EVP_CIPHER_CTX* ctx = idgen::aes::context_new(key, kKeyBytes);
-    explicit_bzero(key, sizeof key);
+    EVP_CIPHER_CTX* ctx = idgen::aes::context_new(r.key, kKeyBytes);
+    explicit_bzero(r.key, sizeof r.key);
     if (ctx == nullptr)
         ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("could not set up AES for permutation key \"%s\"",
                                                                text_to_cstring(name))));
-    if (ff1::make_domain_plan(idgen::aes::block_cipher(ctx), reinterpret_cast<const std::uint8_t*>(tweak), tweak_len,
-                              static_cast<std::uint64_t>(domain), &slot->plan) != idgen::Error::kOk) {
+    if (ff1::make_domain_plan(idgen::aes::block_cipher(ctx), reinterpret_cast<const std::uint8_t*>(r.tweak), r.tweak_len,
+                              static_cast<std::uint64_t>(r.domain), &slot->plan) != idgen::Error::kOk) {
         idgen::aes::context_free(ctx);
         elog(ERROR, "id_gen: no FF1 plan for permutation key \"%s\"", text_to_cstring(name));
     }
     slot->ctx = ctx;
     slot->name_len = len;
     std::memcpy(slot->name, data, len);
-    slot->tweak_len = tweak_len;
-    std::memcpy(slot->tweak, tweak, tweak_len);
+    slot->tweak_len = r.tweak_len;
+    std::memcpy(slot->tweak, r.tweak, r.tweak_len);
     slot->last_use = ++g_clock;
     slot->used = true;
     return *slot;
@@ -248,8 +290,10 @@ const ff1::DomainPlan& plan_for(Slot& slot, const text* tweak) {
 Datum run(FunctionCallInfo fcinfo, bool forward) {
     const std::int64_t value = PG_GETARG_INT64(0);
     const text* name = PG_GETARG_TEXT_PP(1);
+    // Every argument is fetched (detoasted: that can process invalidations) before lookup().
+    const text* tweak = PG_NARGS() > 2 ? PG_GETARG_TEXT_PP(2) : nullptr;
     Slot& slot = lookup(name);
-    const ff1::DomainPlan& plan = PG_NARGS() > 2 ? plan_for(slot, PG_GETARG_TEXT_PP(2)) : slot.plan;
+    const ff1::DomainPlan& plan = tweak != nullptr ? plan_for(slot, tweak) : slot.plan;
     if (value < 1 || static_cast<std::uint64_t>(value) > plan.domain)
         ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
                         errmsg("value %lld is out of range for permutation key \"%s\"", static_cast<long long>(value),
@@ -280,7 +324,8 @@ IDGEN_FUNCTION(id_permute_new_key) {
     PG_RETURN_BYTEA_P(out);
 }
 
-// Statement-level trigger on permute_keys: every backend forgets its cached keys.
+// Trigger on permute_keys (for each row, and for each statement for TRUNCATE): every backend
+// forgets its cached keys when it processes the invalidation.
 IDGEN_FUNCTION(id_permute_keys_changed) {
     if (!CALLED_AS_TRIGGER(fcinfo)) elog(ERROR, "id_permute_keys_changed() must be called as a trigger");
     auto* td = reinterpret_cast<TriggerData*>(fcinfo->context);

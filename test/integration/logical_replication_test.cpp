@@ -13,7 +13,9 @@
 //    generator issues IDs above the replicated ones;
 //  * FOR ALL TABLES publishes the registries, so the subscriber's next_id() works at once and,
 //    with the same shard number, reissues the publisher's IDs when its clock passes over the
-//    same milliseconds; a snowflake with another id_gen.node_id never collides.
+//    same milliseconds; a snowflake with another id_gen.node_id never collides;
+//  * permutation keys: a key deleted or replaced on the publisher is not used any more by a
+//    subscriber session that had it cached (the apply worker runs in replica mode).
 //
 // The publisher preloads id_gen (shared-memory generator state) and is node 1 with
 // wal_level = logical; the subscriber does not preload it and is node 2. Both live under
@@ -154,6 +156,16 @@ long long one_int(const std::string& dsn, const std::string& sql) { return std::
 std::string sqlstate_of(const std::string& dsn, const std::string& sql) {
     try {
         exec(dsn, sql);
+    } catch (const pqxx::sql_error& e) {
+        return e.sqlstate();
+    }
+    return "";
+}
+
+// The SQLSTATE `sql` fails with in the session of `tx`, "" when it succeeds.
+std::string sqlstate_of_in(pqxx::nontransaction& tx, const std::string& sql) {
+    try {
+        tx.exec(sql);
     } catch (const pqxx::sql_error& e) {
         return e.sqlstate();
     }
@@ -558,6 +570,35 @@ $$)sql");
                   0)
             << t;
     }
+}
+
+// The apply worker changes permute_keys in replica mode, firing row triggers only: a session of
+// the subscriber that cached a key sees the publisher's change at its next statement.
+TEST_F(LogicalReplication, PermuteKeyChangedOnThePublisherReachesWarmSubscriberSessions) {
+    const std::string db = "lr_permute";
+    create_db(*pub_, db);
+    create_db(*sub_, db);
+    exec(pub(db), "CREATE EXTENSION id_gen; SELECT id_permute_key('k'), id_permute_key('other'); "
+                  "CREATE PUBLICATION keys FOR TABLE permute_keys");
+    exec(sub(db), "CREATE EXTENSION id_gen");
+    subscribe(db, "keys", db, "keys", false);
+    ASSERT_TRUE(wait_replicated(pub(db), sub(db), {"permute_keys"})) << sub_->log_tail();
+
+    pqxx::connection warm(sub(db));
+    pqxx::nontransaction tx(warm);
+    const std::string first = tx.exec1("SELECT id_permute(5, 'k')").at(0).c_str();
+    EXPECT_EQ(first, one(pub(db), "SELECT id_permute(5, 'k')"));
+    // Replaced on the publisher: the warm session follows.
+    exec(pub(db), "UPDATE permute_keys SET key = (SELECT key FROM permute_keys WHERE name = 'other') WHERE name = 'k'");
+    ASSERT_TRUE(wait_replicated(pub(db), sub(db), {"permute_keys"})) << sub_->log_tail();
+    const std::string now = tx.exec1("SELECT id_permute(5, 'k')").at(0).c_str();
+    EXPECT_NE(now, first) << "the subscriber session used the replaced key from its cache";
+    EXPECT_EQ(now, one(pub(db), "SELECT id_permute(5, 'k')"));
+    // Deleted on the publisher: refused.
+    exec(pub(db), "DELETE FROM permute_keys WHERE name = 'k'");
+    ASSERT_TRUE(wait_replicated(pub(db), sub(db), {"permute_keys"})) << sub_->log_tail();
+    EXPECT_EQ(sqlstate_of_in(tx, "SELECT id_permute(5, 'k')"), "42704");
+    exec(sub(db), "DROP SUBSCRIPTION keys");
 }
 
 }  // namespace

@@ -1,10 +1,17 @@
 // id_permute(): what needs a real server beyond pg_regress — keys carried by pg_dump and restore
 // (then unpermuted, and new IDs that do not collide with restored ones), many sessions inserting
 // through a sequence's DEFAULT at once, one session's key cache following another session's
-// committed change, and parallel workers computing what the leader computes.
+// committed change (inside an open transaction too, at every isolation level, and when the change
+// is made in replica mode), the key material leaving the backend's memory once a deletion is
+// processed, no constraint failure on the key table printing a key, and parallel workers
+// computing what the leader computes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
 #include <pqxx/pqxx>
 #include <string>
 #include <thread>
@@ -182,6 +189,204 @@ TEST(Permute, SessionsFollowCommittedKeyChanges) {
         tx.exec("SELECT id_permute_key('k')");
     }
     EXPECT_NE(value(""), first);
+}
+
+// The SQLSTATE `sql` fails with on `tx`, "" when it succeeds.
+template <class Tx>
+std::string sqlstate_of(Tx& tx, const std::string& sql) {
+    try {
+        tx.exec(sql);
+    } catch (const pqxx::sql_error& e) {
+        return e.sqlstate();
+    }
+    return "";
+}
+
+// A key deleted by another session is refused by the next statement of a session that used it,
+// inside an open READ COMMITTED transaction too: holding the table's lock already, the session
+// would not process the invalidation on its own.
+TEST(Permute, OpenReadCommittedTransactionRefusesADeletedKey) {
+    idgen::it::ScratchDb db("it_permute_rc");
+    pqxx::connection a(db.dsn()), b(db.dsn());
+    pqxx::nontransaction(b).exec("SELECT id_permute_key('k')");
+    pqxx::work tx(a);
+    tx.exec1("SELECT id_permute(5, 'k')");
+    pqxx::nontransaction(b).exec("DELETE FROM permute_keys WHERE name = 'k'");
+    EXPECT_EQ(sqlstate_of(tx, "SELECT id_permute(5, 'k')"), "42704");
+}
+
+// REPEATABLE READ and SERIALIZABLE: the transaction's snapshot still sees a key deleted since it
+// began, but the key is read as the catalogs are, current: the next statement refuses it. A key
+// read while the deletion's invalidation is being processed is not kept past it either.
+TEST(Permute, RepeatableReadAndSerializableRefuseADeletedKey) {
+    idgen::it::ScratchDb db("it_permute_rr");
+    pqxx::connection a(db.dsn()), b(db.dsn());
+    for (const char* level : {"REPEATABLE READ", "SERIALIZABLE"}) {
+        SCOPED_TRACE(level);
+        // Cached in the transaction, deleted, refused.
+        pqxx::nontransaction(b).exec("SELECT id_permute_key('k')");
+        {
+            pqxx::nontransaction tx(a);
+            tx.exec(std::string("BEGIN ISOLATION LEVEL ") + level);
+            tx.exec1("SELECT id_permute(5, 'k')");
+            pqxx::nontransaction(b).exec("DELETE FROM permute_keys WHERE name = 'k'");
+            EXPECT_EQ(sqlstate_of(tx, "SELECT id_permute(5, 'k')"), "42704");
+            tx.exec("ROLLBACK");
+        }
+        // Cached before the transaction, deleted after its snapshot: refused in it, and after it.
+        pqxx::nontransaction(b).exec("SELECT id_permute_key('k')");
+        {
+            pqxx::nontransaction tx(a);
+            tx.exec1("SELECT id_permute(5, 'k')");
+            tx.exec(std::string("BEGIN ISOLATION LEVEL ") + level);
+            tx.exec1("SELECT count(*) FROM pg_class");  // takes the snapshot
+            pqxx::nontransaction(b).exec("DELETE FROM permute_keys WHERE name = 'k'");
+            EXPECT_EQ(one(db.dsn(), "SELECT count(*) FROM permute_keys"), "0");
+            EXPECT_EQ(sqlstate_of(tx, "SELECT id_permute(5, 'k')"), "42704");
+            tx.exec("ROLLBACK");
+            EXPECT_EQ(sqlstate_of(tx, "SELECT id_permute(5, 'k')"), "42704");
+        }
+    }
+}
+
+// A change made with session_replication_role = replica (how logical replication applies rows)
+// reaches a warm session all the same: its next statement uses the new key, or refuses a deleted one.
+TEST(Permute, ChangesInReplicaModeReachWarmSessions) {
+    idgen::it::ScratchDb db("it_permute_replica");
+    pqxx::connection a(db.dsn()), b(db.dsn());
+    pqxx::nontransaction tb(b);
+    tb.exec("SELECT id_permute_key('k'), id_permute_key('other')");
+    pqxx::nontransaction ta(a);
+    const long long first = ta.exec1("SELECT id_permute(5, 'k')").at(0).as<long long>();
+    tb.exec("SET session_replication_role = replica");
+    // Another key's bytes under the same name: what an UPDATE replicated from elsewhere does.
+    tb.exec("UPDATE permute_keys SET key = (SELECT key FROM permute_keys WHERE name = 'other') WHERE name = 'k'");
+    const long long now = ta.exec1("SELECT id_permute(5, 'k')").at(0).as<long long>();
+    EXPECT_NE(now, first) << "the replaced key was still used from the cache";
+    EXPECT_EQ(now, ta.exec1("SELECT id_permute(5, 'other', 'k')").at(0).as<long long>());
+    tb.exec("DELETE FROM permute_keys WHERE name = 'k'");
+    EXPECT_EQ(sqlstate_of(ta, "SELECT id_permute(5, 'k')"), "42704");
+    tb.exec("RESET session_replication_role");
+}
+
+// Bytes of /proc/<pid>/mem in the process's private readable mappings (not shared memory: the
+// key's row sits in shared buffers whatever the backend does). Counts the occurrences of `needle`;
+// -1 if the memory cannot be read.
+long count_in_private_memory(int pid, const std::string& needle) {
+    std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
+    const int fd = ::open(("/proc/" + std::to_string(pid) + "/mem").c_str(), O_RDONLY);
+    if (!maps || fd < 0) {
+        if (fd >= 0) ::close(fd);
+        return -1;
+    }
+    long found = 0;
+    bool read_any = false;
+    std::string line;
+    std::vector<char> buf;
+    while (std::getline(maps, line)) {
+        std::istringstream in(line);
+        std::string range, perms;
+        in >> range >> perms;
+        if (perms.size() < 4 || perms[0] != 'r' || perms[3] != 'p') continue;
+        const auto dash = range.find('-');
+        const unsigned long lo = std::stoul(range.substr(0, dash), nullptr, 16);
+        const unsigned long hi = std::stoul(range.substr(dash + 1), nullptr, 16);
+        buf.resize(hi - lo);
+        const ssize_t n = ::pread(fd, buf.data(), buf.size(), static_cast<off_t>(lo));
+        if (n <= 0) continue;
+        read_any = true;
+        auto it = buf.begin(), end = buf.begin() + n;
+        while ((it = std::search(it, end, needle.begin(), needle.end())) != end) {
+            ++found;
+            ++it;
+        }
+    }
+    ::close(fd);
+    return read_any ? found : -1;
+}
+
+std::string unhex(const std::string& hex) {
+    std::string out;
+    for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+    return out;
+}
+
+// Once a session has processed the invalidation of a deleted key (at its next transaction), the
+// key's bytes are gone from its memory, before any further call of the permutation.
+TEST(Permute, DeletedKeyIsWipedFromMemoryWhenTheInvalidationIsProcessed) {
+    idgen::it::ScratchDb db("it_permute_wipe");
+    pqxx::connection a(db.dsn()), b(db.dsn());
+    pqxx::nontransaction tb(b);
+    tb.exec("SELECT id_permute_key('k')");
+    const std::string key = unhex(tb.exec1("SELECT encode(key, 'hex') FROM permute_keys WHERE name = 'k'").at(0).c_str());
+    ASSERT_EQ(key.size(), 16u);
+    pqxx::nontransaction ta(a);
+    const int pid = ta.exec1("SELECT pg_backend_pid()").at(0).as<int>();
+    ta.exec1("SELECT id_permute(5, 'k')");
+    // The expanded AES key begins with the key: as is (AES-NI, ARMv8), or as four big-endian
+    // words in host order (OpenSSL's portable code).
+    std::string swapped = key;
+    for (std::size_t i = 0; i < swapped.size(); i += 4) std::reverse(swapped.begin() + i, swapped.begin() + i + 4);
+    auto count = [&] {
+        const long raw = count_in_private_memory(pid, key), words = count_in_private_memory(pid, swapped);
+        return raw < 0 || words < 0 ? -1 : raw + words;
+    };
+    const long before = count();
+    if (before < 0) GTEST_SKIP() << "cannot read the memory of backend " << pid << " (needs ptrace rights over it)";
+    ASSERT_GT(before, 0) << "the cached key (the expanded AES key starts with it) should be in the backend's memory";
+    tb.exec("DELETE FROM permute_keys WHERE name = 'k'");
+    ta.exec1("SELECT 1");  // a new transaction processes the invalidation; no permutation call
+    EXPECT_EQ(count(), 0) << "the deleted key is still in the backend's memory";
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+// No failed check on permute_keys prints the row (PostgreSQL's "Failing row contains (...)"),
+// which holds the key: neither to the client nor into the server log.
+TEST(Permute, ConstraintFailuresNeverPrintTheKey) {
+    idgen::it::ScratchDb db("it_permute_checks");
+    pqxx::connection c(db.dsn());
+    pqxx::nontransaction tx(c);
+    tx.exec("SELECT id_permute_key('k')");
+    const std::string hex = tx.exec1("SELECT encode(key, 'hex') FROM permute_keys WHERE name = 'k'").at(0).c_str();
+    const std::string log_path = idgen::it::main_cluster().log;
+    const std::size_t log_start = read_file(log_path).size();
+    const std::vector<std::pair<std::string, std::string>> bad = {
+        {"UPDATE permute_keys SET domain = 5", "23514"},
+        {"UPDATE permute_keys SET tweak = repeat('t', 300)", "23514"},
+        {"UPDATE permute_keys SET name = ''", "23514"},
+        {"UPDATE permute_keys SET name = repeat('n', 64)", "23514"},
+        {"UPDATE permute_keys SET key = key || '\\x00'::bytea", "23514"},
+        {"UPDATE permute_keys SET name = NULL", "23502"},
+        {"UPDATE permute_keys SET key = NULL", "23502"},
+        {"UPDATE permute_keys SET domain = NULL", "23502"},
+        {"UPDATE permute_keys SET tweak = NULL", "23502"},
+        {"UPDATE permute_keys SET created_at = NULL", "23502"},
+        {"INSERT INTO permute_keys (name, key, domain, tweak) SELECT 'k2', key, 10, 'k2' FROM permute_keys", "23514"},
+        {"INSERT INTO permute_keys (name, key, domain, tweak) SELECT 'k2', key, domain, NULL FROM permute_keys", "23502"},
+    };
+    for (const auto& [sql, state] : bad) {
+        try {
+            tx.exec(sql);
+            ADD_FAILURE() << sql << ": accepted";
+        } catch (const pqxx::sql_error& e) {
+            const std::string text = e.what();
+            EXPECT_EQ(e.sqlstate(), state) << sql << ": " << text;
+            EXPECT_EQ(text.find(hex), std::string::npos) << sql << " printed the key: " << text;
+            EXPECT_EQ(text.find("Failing row"), std::string::npos) << sql << ": " << text;
+        }
+    }
+    // The key is unchanged, and the server log (errors with their DETAIL) holds none of its bytes.
+    EXPECT_EQ(one(db.dsn(), "SELECT encode(key, 'hex') || ' ' || domain FROM permute_keys"), hex + " 9223372036854775807");
+    tx.exec("SELECT pg_catalog.pg_sleep(0.2)");  // the logging collector is not involved: stderr to the file
+    const std::string log = read_file(log_path).substr(log_start);
+    EXPECT_NE(log.find("permute_keys"), std::string::npos) << "the errors should be in the server log";
+    EXPECT_EQ(log.find(hex), std::string::npos) << "the server log holds the key";
 }
 
 TEST(Permute, ParallelWorkersComputeWhatTheLeaderDoes) {
