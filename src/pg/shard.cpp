@@ -105,11 +105,17 @@ struct Tables {
 
 HTAB* g_shards = nullptr;
 Tables g_tables{};
+// The OIDs of the tables as last found: kept when g_tables is dropped, so that an invalidation
+// processed while g_tables is empty (between transactions, before the next lookup) still drops
+// the entries read from them.
+Oid g_known_registry = InvalidOid, g_known_blocks = InvalidOid;
 std::uint64_t g_tables_generation = 0;  // bumped whenever g_tables is dropped
+std::uint64_t g_shards_generation = 0;  // bumped whenever an entry of g_shards may have been dropped
 bool g_locked = false;                  // this transaction holds ShareLock on both tables
 bool g_callbacks_registered = false;
 
 void drop_all_shards() noexcept {
+    ++g_shards_generation;
     if (g_shards == nullptr) return;
     HASH_SEQ_STATUS it;
     hash_seq_init(&it, g_shards);
@@ -119,6 +125,7 @@ void drop_all_shards() noexcept {
 }
 
 void on_syscache(Datum arg, int cacheid, uint32 hashvalue) {
+    ++g_shards_generation;
     if (g_shards == nullptr) return;
     HASH_SEQ_STATUS it;
     hash_seq_init(&it, g_shards);
@@ -130,7 +137,8 @@ void on_syscache(Datum arg, int cacheid, uint32 hashvalue) {
 }
 
 void on_relcache(Datum, Oid relid) {
-    if (relid == InvalidOid || relid == g_tables.registry || (OidIsValid(g_tables.blocks) && relid == g_tables.blocks)) {
+    if (relid == InvalidOid || !OidIsValid(g_known_registry) || relid == g_known_registry ||
+        (OidIsValid(g_known_blocks) && relid == g_known_blocks)) {
         drop_all_shards();
         g_tables = Tables{};
         ++g_tables_generation;
@@ -181,7 +189,7 @@ AttrNumber column(Oid relid, const char* table, const char* name, Oid type) {
 }
 
 // Finds both tables (see 1. above). Raises when the extension or its registry is missing.
-void find_tables() {
+Tables find_tables() {
     const Oid extnsp = idgen::pg::extension_schema();
     if (!OidIsValid(extnsp))
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -205,32 +213,42 @@ void find_tables() {
         t.b_bits = column(t.blocks, "shard_blocks", "seq_bits", INT4OID);
         t.b_from = column(t.blocks, "shard_blocks", "valid_from", TIMESTAMPTZOID);
     }
-    g_tables = t;
+    return t;
 }
 
 // Takes ShareLock on both tables for this transaction, unless it holds them already, and makes
-// g_tables and g_shards current (see 2. above). The lock is taken on the OIDs found before it;
-// if taking it brought an invalidation of either table, they are found again and locked again.
-void lock_tables() {
+// g_shards current (see 2. above); returns the tables it locked. The lock is taken on the OIDs
+// found before it; if taking it brought an invalidation of either table, they are found again
+// and locked again. The caller reads the tables through the returned copy, never through
+// g_tables, which any invalidation processed later (a catalog lookup, a new lock) may empty: the
+// OIDs locked stay valid (nothing drops a table this transaction holds ShareLock on), and what a
+// GRANT or ANALYZE invalidates does not change the rows.
+Tables lock_tables() {
     register_callbacks();
-    if (g_locked && OidIsValid(g_tables.registry)) return;
+    if (g_locked && OidIsValid(g_tables.registry)) return g_tables;
     for (int attempt = 0;; ++attempt) {
-        if (!OidIsValid(g_tables.registry) || !OidIsValid(g_tables.blocks)) find_tables();
+        if (!OidIsValid(g_tables.registry) || !OidIsValid(g_tables.blocks)) {
+            g_tables = find_tables();
+            g_known_registry = g_tables.registry;
+            if (OidIsValid(g_tables.blocks)) g_known_blocks = g_tables.blocks;
+        }
         const std::uint64_t generation = g_tables_generation;
-        const Oid registry = g_tables.registry, blocks = g_tables.blocks;
-        LockRelationOid(registry, ShareLock);
-        if (OidIsValid(blocks)) LockRelationOid(blocks, ShareLock);
+        const Tables t = g_tables;
+        LockRelationOid(t.registry, ShareLock);
+        if (OidIsValid(t.blocks)) LockRelationOid(t.blocks, ShareLock);
         // Invalidations may also arrive while the second lock is taken: check after both.
-        if (generation == g_tables_generation && registry == g_tables.registry) break;
+        if (generation == g_tables_generation) {
+            g_locked = true;
+            return t;
+        }
         if (attempt >= 100) elog(ERROR, "id_gen shard tables keep changing");
     }
-    g_locked = true;
 }
 
 // Fills in this server's block of `entry`'s shard from shard_blocks (absent before 0.2.0: no
-// blocks). Raises when the shard has blocks and none is this server's. Runs under lock_tables().
-void find_block(CachedShard& entry, const char* nspname) {
-    const Tables t = g_tables;
+// blocks). Raises when the shard has blocks and none is this server's. Runs under lock_tables(),
+// with the tables it returned.
+void find_block(const Tables& t, CachedShard& entry, const char* nspname) {
     if (!OidIsValid(t.blocks)) return;
     int blocks = 0;
     bool mine = false;
@@ -275,9 +293,9 @@ void find_block(CachedShard& entry, const char* nspname) {
     }
 }
 
-// Looks the shard of next_id() function `fn_oid` up in the registry and caches it. Raises if its
-// schema is not a registered shard. Runs under lock_tables().
-CachedShard lookup_shard(Oid fn_oid) {
+// Looks the shard of next_id() function `fn_oid` up in the registry. Raises if its schema is not
+// a registered shard. Runs under lock_tables(), with the tables it returned.
+CachedShard lookup_shard(const Tables& t, Oid fn_oid) {
     HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn_oid));
     if (!HeapTupleIsValid(tup)) elog(ERROR, "cache lookup failed for function %u", fn_oid);
     const Oid nsp = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tup))->pronamespace;
@@ -288,7 +306,6 @@ CachedShard lookup_shard(Oid fn_oid) {
     // A plain catalog-style scan, not SPI: SQL text would be parsed under the caller's
     // search_path (an operator planted on it could run in place of ours, the CVE-2018-1058
     // pattern). Only trivially destructible locals live across these calls.
-    const Tables t = g_tables;
     CachedShard entry{fn_oid, true, GetSysCacheHashValue1(PROCOID, ObjectIdGetDatum(fn_oid)),
                       GetSysCacheHashValue1(NAMESPACEOID, ObjectIdGetDatum(nsp)), -1, 0, idgen::pg::g_node_id, 0, 10, 0,
                       false, false};
@@ -320,18 +337,28 @@ CachedShard lookup_shard(Oid fn_oid) {
                                 "SELECT create_shard(<shard>, %s, <its epoch>); if its schema was renamed with "
                                 "ALTER SCHEMA, register the new name with SELECT rename_shard(<shard>, %s).",
                                 quote_literal_cstr(nspname), quote_literal_cstr(nspname))));
-    find_block(entry, nspname);
-    auto* slot = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_ENTER, nullptr));
-    *slot = entry;
+    find_block(t, entry, nspname);
     return entry;
 }
 
-// The current entry of `fn_oid`: under the lock, from the cache or the tables.
+// The current entry of `fn_oid`: under the lock, from the cache or the tables. An entry read
+// while an invalidation that may concern it was processed (its function, its schema, a sinval
+// reset, either table) is read again, and is used uncached if that keeps happening: it was read
+// under the lock, so its rows are current, and only the next call must not trust it blindly.
 CachedShard current_shard(Oid fn_oid) {
-    lock_tables();
+    const Tables t = lock_tables();
     auto* hit = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_FIND, nullptr));
     if (hit != nullptr && hit->valid && hit->node_id == idgen::pg::g_node_id) return *hit;
-    return lookup_shard(fn_oid);
+    for (int attempt = 0;; ++attempt) {
+        const std::uint64_t generation = g_shards_generation;
+        const CachedShard entry = lookup_shard(t, fn_oid);
+        if (generation == g_shards_generation) {
+            auto* slot = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_ENTER, nullptr));
+            *slot = entry;
+            return entry;
+        }
+        if (attempt >= 3) return entry;
+    }
 }
 
 std::int64_t shard_arg(FunctionCallInfo fcinfo, idgen::pg::Failure& failure, bool& bad) {
@@ -448,8 +475,7 @@ namespace {
 // calling it never reads a table a lesser role named so.
 bool registered_epoch(int32 shard, TimestampTz& epoch) {
     register_callbacks();
-    find_tables();
-    const Tables reg = g_tables;
+    const Tables reg = find_tables();
     bool found = false;
     ScanKeyData key[1];
     ScanKeyInit(&key[0], reg.r_shard, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(shard));

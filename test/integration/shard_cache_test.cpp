@@ -214,6 +214,55 @@ TEST(ShardCache, UnrelatedInvalidationsKeepThreeHundredShardsCached) {
     EXPECT_EQ(scans_of_calls(), 0);
 }
 
+// Invalidations of the shard tables that do not wait for the lock (GRANT and REVOKE) while a
+// session looks its shard up again and again: the entry it caches must always have its block. (A
+// lookup that read the tables through the backend's table cache, emptied by such an invalidation
+// in the middle of the lookup, cached the shard without its block and issued from the whole
+// sequence field.)
+TEST(ShardCache, InvalidationsDuringLookupsKeepTheBlock) {
+    const Cluster c = idgen::it::main_cluster();
+    Db db(c, "shard_cache_inval_race");
+    exec_admin(c, "CREATE SCHEMA shard_7; SELECT create_shard(7, 'shard_7'); "
+                  "INSERT INTO shard_blocks VALUES (7, " + std::to_string(c.number) + ", 512, 9, now() - interval '1 minute'); "
+                  "DROP ROLE IF EXISTS shard_cache_reader; CREATE ROLE shard_cache_reader",
+               db.name());
+    std::atomic<bool> stop{false};
+    std::string churn_error;
+    std::thread churn([&] {
+        try {
+            pqxx::connection b(db.dsn());
+            pqxx::nontransaction tb(b);
+            while (!stop) {
+                tb.exec("GRANT SELECT ON shard_registry, shard_blocks TO shard_cache_reader");
+                tb.exec("REVOKE SELECT ON shard_registry, shard_blocks FROM shard_cache_reader");
+            }
+        } catch (const std::exception& e) {
+            churn_error = e.what();
+        }
+    });
+    long long calls = 0, outside = 0;
+    std::string error;
+    try {
+        pqxx::connection a(db.dsn());
+        pqxx::nontransaction ta(a);
+        const auto until = std::chrono::steady_clock::now() + 4s;
+        while (std::chrono::steady_clock::now() < until) {
+            const long long seq = ta.exec("SELECT shard_7.next_id() & 1023")[0][0].as<long long>();
+            ++calls;
+            if (seq < 512) ++outside;
+        }
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    stop = true;
+    churn.join();
+    exec_admin(c, "DROP ROLE IF EXISTS shard_cache_reader");
+    EXPECT_EQ(error, "");
+    EXPECT_EQ(churn_error, "");
+    EXPECT_GT(calls, 100);
+    EXPECT_EQ(outside, 0) << outside << " of " << calls << " IDs outside this server's block (sequence 512 to 1023)";
+}
+
 // 0.1.0's SQL under this library: the extension has no shard_blocks yet, and a table of that
 // name put into its schema by someone else (here a partitioned one, then a plain one naming a
 // block) is never read.
