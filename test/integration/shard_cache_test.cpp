@@ -263,6 +263,51 @@ TEST(ShardCache, InvalidationsDuringLookupsKeepTheBlock) {
     EXPECT_EQ(outside, 0) << outside << " of " << calls << " IDs outside this server's block (sequence 512 to 1023)";
 }
 
+// What the README says the lock costs: a transaction that issued IDs holds up a change to the
+// shard tables (here create_shard() with a lock_timeout: 55P03), which goes through once it ends;
+// two transactions that each issued IDs and then each change the tables deadlock, and PostgreSQL
+// aborts one of them (40P01) while the other goes on.
+TEST(ShardCache, OpenTransactionsHoldUpChangesAsTheReadmeSays) {
+    const Cluster c = idgen::it::main_cluster();
+    Db db(c, "shard_cache_holdup");
+    exec_admin(c, "SELECT create_shard(7), create_shard(8)", db.name());
+    pqxx::connection s1(db.dsn()), s2(db.dsn());
+    pqxx::nontransaction t1(s1), t2(s2);
+    const auto state = [](pqxx::nontransaction& t, const std::string& sql) -> std::string {
+        try {
+            t.exec(sql);
+        } catch (const pqxx::deadlock_detected& e) {
+            return "40P01";  // libpqxx 6.4 may leave this class's SQLSTATE out
+        } catch (const pqxx::sql_error& e) {
+            return e.sqlstate().empty() ? std::string("error: ") + e.what() : e.sqlstate();
+        } catch (const std::exception& e) {
+            return std::string("error: ") + e.what();
+        }
+        return "";
+    };
+    t1.exec("BEGIN");
+    t1.exec("SELECT shard_7.next_id()");
+    t2.exec("SET lock_timeout = '300ms'");
+    EXPECT_EQ(state(t2, "SELECT create_shard(9)"), "55P03");
+    t1.exec("COMMIT");
+    EXPECT_EQ(state(t2, "SELECT create_shard(9)"), "");
+    t2.exec("RESET lock_timeout");
+
+    t1.exec("BEGIN");
+    t1.exec("SELECT shard_7.next_id()");
+    t2.exec("BEGIN");
+    t2.exec("SELECT shard_8.next_id()");
+    std::string first;
+    std::thread other([&] { first = state(t1, "SELECT create_shard(20)"); });
+    std::this_thread::sleep_for(300ms);
+    const std::string second = state(t2, "SELECT create_shard(21)");
+    other.join();
+    EXPECT_TRUE((first == "40P01") != (second == "40P01")) << "create_shard(20): '" << first << "', create_shard(21): '" << second << "'";
+    EXPECT_TRUE(first == "" || second == "") << first << " / " << second;
+    t1.exec("ROLLBACK");
+    t2.exec("ROLLBACK");
+}
+
 // 0.1.0's SQL under this library: the extension has no shard_blocks yet, and a table of that
 // name put into its schema by someone else (here a partitioned one, then a plain one naming a
 // block) is never read.
