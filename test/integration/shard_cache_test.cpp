@@ -289,6 +289,20 @@ TEST(ShardCache, OpenTransactionsHoldUpChangesAsTheReadmeSays) {
     t1.exec("SELECT shard_7.next_id()");
     t2.exec("SET lock_timeout = '300ms'");
     EXPECT_EQ(state(t2, "SELECT create_shard(9)"), "55P03");
+    // While a change waits, a new next_id() of another shard waits behind it.
+    {
+        pqxx::connection s3(db.dsn());
+        pqxx::nontransaction t3(s3);
+        t3.exec("SET lock_timeout = '300ms'");
+        t2.exec("SET lock_timeout = '3s'");
+        std::string waiting;
+        std::thread change([&] { waiting = state(t2, "SELECT create_shard(9)"); });
+        std::this_thread::sleep_for(1s);
+        EXPECT_EQ(state(t3, "SELECT shard_8.next_id()"), "55P03");
+        change.join();
+        EXPECT_EQ(waiting, "55P03");
+        EXPECT_EQ(state(t3, "SELECT shard_8.next_id()"), "");
+    }
     t1.exec("COMMIT");
     EXPECT_EQ(state(t2, "SELECT create_shard(9)"), "");
     t2.exec("RESET lock_timeout");
