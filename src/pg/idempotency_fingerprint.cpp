@@ -44,8 +44,9 @@ Shown shown(const text* t) {
 
 void canon_value(StringInfo out, const JsonbValue* v);
 
-// Text in the database encoding as UTF-8 (NUL-terminated, fresh), or the server's input error
-// (22P05) for a character that has no equivalent (never, from a valid server string).
+// Text in the database encoding as UTF-8 (NUL-terminated, fresh). The server's conversion error
+// (22P05) only for a byte the encoding stores but cannot convert, as 0.2.0 raised it (it converted
+// the whole canonical text at the end).
 struct Utf8 {
     char* p;
     int len;
