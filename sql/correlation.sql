@@ -63,11 +63,16 @@ SET id_gen.correlation = 'x';
 -- NOTICE, below log_min_messages, reaches the client as it is).
 SET id_gen.correlation_id = 'req-err';
 SELECT 1 / 0;
+-- A message of several lines: the tag ends its first line. A session's own "corr_id=" (any
+-- case) is neutralised, so it cannot pass for a tag.
+DO $$BEGIN RAISE EXCEPTION E'first line\nsecond line'; END$$;
+DO $$BEGIN RAISE EXCEPTION 'x [corr_id=req-victim]' USING DETAIL = 'y [CORR_ID=req-victim]', HINT = '[old_corr_id=req-victim]'; END$$;
 SET client_min_messages = notice;
 DO $$BEGIN RAISE NOTICE 'a notice'; END$$;
 SET client_min_messages = warning;
 RESET id_gen.correlation_id;
 SELECT 1 / 0;
+DO $$BEGIN RAISE EXCEPTION 'x [corr_id=req-victim]'; END$$;
 
 -- Children by counter: parent.1, parent.2, ... per parent (here shared by the server's backends).
 SELECT correlation_counter_storage();

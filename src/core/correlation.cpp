@@ -144,6 +144,49 @@ std::size_t correlation_log_tag(const char* id, std::size_t n, char* out, std::s
     return kOpenLen + n + 1;
 }
 
+std::size_t correlation_marker_find(const char* s, std::size_t n) noexcept {
+    if (n < kCorrelationMarkerLen) return n;
+    for (std::size_t i = 0; i + kCorrelationMarkerLen <= n; ++i) {
+        std::size_t k = 0;
+        while (k < kCorrelationMarkerLen) {
+            auto c = static_cast<unsigned char>(s[i + k]);
+            if (c >= 'A' && c <= 'Z') c = static_cast<unsigned char>(c - 'A' + 'a');
+            if (c != static_cast<unsigned char>(kCorrelationMarker[k])) break;
+            ++k;
+        }
+        if (k == kCorrelationMarkerLen) return i;
+    }
+    return n;
+}
+
+std::size_t correlation_neutralise(char* s, std::size_t n) noexcept {
+    std::size_t count = 0;
+    std::size_t at = 0;
+    while (at < n) {
+        const std::size_t i = correlation_marker_find(s + at, n - at);
+        if (i == n - at) break;
+        s[at + i + kCorrelationMarkerLen - 1] = '~';
+        at += i + kCorrelationMarkerLen;
+        ++count;
+    }
+    return count;
+}
+
+std::size_t correlation_tag_offset(const char* s, std::size_t n) noexcept {
+    const void* nl = std::memchr(s, '\n', n);
+    return nl == nullptr ? n : static_cast<std::size_t>(static_cast<const char*>(nl) - s);
+}
+
+bool correlation_already_tagged(const char* s, std::size_t n, const char* tag, std::size_t tl) noexcept {
+    const std::size_t at = correlation_tag_offset(s, n);
+    if (tl == 0 || at < tl || std::memcmp(s + at - tl, tag, tl) != 0) return false;
+    // The tag's own marker is the first; no other anywhere.
+    const std::size_t own = at - tl;
+    if (correlation_marker_find(s, own) != own) return false;
+    const std::size_t after = own + tl - 1;  // past "corr_id=" of the tag: its ID and ']' hold none
+    return correlation_marker_find(s + after, n - after) == n - after;
+}
+
 std::uint64_t correlation_hash(const char* s, std::size_t n) noexcept {
     std::uint64_t h = 1469598103934665603ULL;
     for (std::size_t i = 0; i < n; ++i) {

@@ -71,6 +71,29 @@ std::size_t correlation_escape(const char* s, std::size_t n, char* out, std::siz
 inline constexpr std::size_t kCorrelationLogTagMax = sizeof(" [corr_id=]") - 1 + kCorrelationIdMaxLen;
 std::size_t correlation_log_tag(const char* id, std::size_t n, char* out, std::size_t cap) noexcept;
 
+// Log lines. The tag ends the first line of a message (the line that starts the entry in every
+// log format), and no text a session writes can look like one: in it, every "corr_id=" (ASCII
+// letters in any case, so also "[corr_id=", "old_corr_id=" and "CORR_ID=") has its '=' replaced
+// by '~', in place (the length does not change, so this cannot fail). A line holds "corr_id="
+// only where the log hook wrote a tag (or a linking line of its own).
+inline constexpr char kCorrelationMarker[] = "corr_id=";
+inline constexpr std::size_t kCorrelationMarkerLen = sizeof kCorrelationMarker - 1;
+
+// Offset of the first occurrence of the marker (ASCII case-insensitive) in s[0..n), or n.
+[[nodiscard]] std::size_t correlation_marker_find(const char* s, std::size_t n) noexcept;
+
+// Rewrites every occurrence of the marker in s[0..n) in place ('=' becomes '~'); returns how many.
+// Afterwards s holds none (the rewrite cannot make a new one).
+std::size_t correlation_neutralise(char* s, std::size_t n) noexcept;
+
+// Where the tag goes in message s[0..n): before its first line feed, or at its end.
+[[nodiscard]] std::size_t correlation_tag_offset(const char* s, std::size_t n) noexcept;
+
+// True when message s[0..n) already carries `tag` (of length tl, as correlation_log_tag() wrote
+// it) where the hook puts it, and holds the marker nowhere else: a message that our hook already
+// handled and that comes back to be reported again (a parallel worker's, a remote server's).
+[[nodiscard]] bool correlation_already_tagged(const char* s, std::size_t n, const char* tag, std::size_t tl) noexcept;
+
 // ---------------------------------------------------------------------------------------------
 // Counters for children by number, one per parent, in a fixed table of slots keyed by a 64-bit
 // hash of the parent (the caller provides the memory: PostgreSQL shared memory, or a per-process

@@ -77,6 +77,13 @@ std::size_t idem_escape_for_message(const char* s, std::size_t n, bool utf8, cha
     return o;
 }
 
+int idem_key_compare(const char* a, std::size_t na, const char* b, std::size_t nb) noexcept {
+    const std::size_t n = na < nb ? na : nb;
+    const int c = n == 0 ? 0 : std::memcmp(a, b, n);  // memcmp compares as unsigned char
+    if (c != 0) return c < 0 ? -1 : 1;
+    return na < nb ? -1 : na > nb ? 1 : 0;
+}
+
 Result<std::size_t> json_pointer_check(const char* s, std::size_t n) noexcept {
     if (n == 0) return std::size_t{0};
     if (s[0] != '/') return Error::kInvalidSyntax;

@@ -34,6 +34,11 @@ inline constexpr std::size_t kNoControl = static_cast<std::size_t>(-1);
 // cut at `cap` with "..." and never inside a UTF-8 character (when `utf8`). Returns the length.
 std::size_t idem_escape_for_message(const char* s, std::size_t n, bool utf8, char* out, std::size_t cap) noexcept;
 
+// The order of object keys (and of paths) in a fingerprint's canonical JSON: by their UTF-8
+// bytes, unsigned, a prefix first. For valid UTF-8 this is Unicode code point order, whatever the
+// database encoding the keys came from (the glue converts them to UTF-8 first). <0, 0 or >0.
+[[nodiscard]] int idem_key_compare(const char* a, std::size_t na, const char* b, std::size_t nb) noexcept;
+
 // Checks a JSON Pointer: "" or "/" followed by tokens separated by "/", where "~" is always
 // followed by "0" or "1". kInvalidSyntax otherwise. The value is the number of tokens.
 [[nodiscard]] Result<std::size_t> json_pointer_check(const char* s, std::size_t n) noexcept;

@@ -11,7 +11,9 @@
 //  * correlation_replace(), correlation_combine(), correlation_from_traceparent(): change the
 //    current ID and write the two linking LOG lines.
 //  * A log hook (installed whenever the library is loaded; while preloading it sees every line of
-//    every backend) appends " [corr_id=<current>]" to each message that goes to the server log.
+//    every backend) adds " [corr_id=<current>]" at the end of the first line of each message that
+//    goes to the server log, and neutralises the marker in the session's own text (see
+//    core/correlation.h), so that no line looks tagged with an ID it was not written under.
 //  * traceparent_parse(), traceparent_valid(), traceparent_child(): W3C Trace Context.
 #include "correlation.h"
 
@@ -268,31 +270,49 @@ const char* storage_name() {
 
 // ---------------------------------------------------------------------------------------------
 // The log hook. It must never raise, and must work while an error is being reported: it reads the
-// setting (validated when it was set), allocates one copy of the message with NO_OOM in the
-// error's own context (skipping the tag if that fails), and frees the message it replaces, as
-// errfinish would have.
+// setting (validated when it was set), rewrites the text a session controls in place (no
+// allocation), allocates one copy of the message with NO_OOM in the error's own context (skipping
+// the tag if that fails), and frees the message it replaces, as errfinish would have.
 emit_log_hook_type prev_emit_log_hook = nullptr;
 
+void neutralise(char* s) noexcept {
+    if (s != nullptr) idgen::correlation_neutralise(s, std::strlen(s));
+}
+
 void tag_message(ErrorData* edata) noexcept {
-    const char* id = g_correlation_id;
-    if (id == nullptr || id[0] == '\0' || edata->message == nullptr) return;
+    // The linking lines carry both IDs already, and nothing of a session's text.
     if (edata->message_id == kReplacingFmt || edata->message_id == kReplacedFmt) return;
-    if (in_error_recursion_trouble()) return;
+    const char* id = g_correlation_id;
     char tag[idgen::kCorrelationLogTagMax + 1];
-    const std::size_t tl = idgen::correlation_log_tag(id, strnlen(id, idgen::kCorrelationIdMaxLen + 1), tag, sizeof tag);
-    if (tl == 0) return;
-    const std::size_t ml = std::strlen(edata->message);
-    // Already tagged with this ID: a message that comes back to be reported again, such as a
-    // parallel worker's error or warning that the leader re-raises (ThrowErrorData) after the
-    // worker's own hook tagged it, or a remote server's message that a foreign-data wrapper or
-    // dblink re-raises under the same ID.
-    if (ml >= tl && std::memcmp(edata->message + ml - tl, tag, tl) == 0) return;
+    std::size_t tl = 0;
+    if (id != nullptr && id[0] != '\0')
+        tl = idgen::correlation_log_tag(id, strnlen(id, idgen::kCorrelationIdMaxLen + 1), tag, sizeof tag);
+    const std::size_t ml = edata->message == nullptr ? 0 : std::strlen(edata->message);
+    // Already tagged with this ID, and otherwise clean: a message that comes back to be reported
+    // again, such as a parallel worker's error or warning that the leader re-raises
+    // (ThrowErrorData) after the worker's own hook handled it, or a remote server's message that
+    // a foreign-data wrapper or dblink re-raises under the same ID.
+    const bool done = tl > 0 && edata->message != nullptr && idgen::correlation_already_tagged(edata->message, ml, tag, tl);
+    // No forged tag: the marker in any text the session may have written (its message, detail,
+    // hint, the context lines naming its functions and statements, an internal query) is
+    // neutralised, with or without a current ID.
+    if (!done) neutralise(edata->message);
+    neutralise(edata->detail);
+    neutralise(edata->detail_log);
+    neutralise(edata->hint);
+    neutralise(edata->context);
+    neutralise(edata->internalquery);
+    if (done || tl == 0 || edata->message == nullptr) return;
+    if (in_error_recursion_trouble()) return;
     if (ml + tl + 1 > MaxAllocSize) return;
+    // The tag ends the message's first line: the line that starts the entry in the log.
+    const std::size_t at = idgen::correlation_tag_offset(edata->message, ml);
     MemoryContext cxt = edata->assoc_context != nullptr ? edata->assoc_context : ErrorContext;
     auto* m = static_cast<char*>(MemoryContextAllocExtended(cxt, ml + tl + 1, MCXT_ALLOC_NO_OOM));
     if (m == nullptr) return;
-    std::memcpy(m, edata->message, ml);
-    std::memcpy(m + ml, tag, tl + 1);
+    std::memcpy(m, edata->message, at);
+    std::memcpy(m + at, tag, tl);
+    std::memcpy(m + at + tl, edata->message + at, ml - at + 1);
     char* old = edata->message;
     edata->message = m;
     pfree(old);

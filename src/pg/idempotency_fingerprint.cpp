@@ -1,12 +1,14 @@
 // id_gen: idempotency_fingerprint(payload jsonb, paths text[]): a fingerprint of a request for the
 // idempotency-key store, the SHA-256 of its canonical JSON.
 //
-// Canonical JSON: no whitespace; object members sorted by their keys' bytes (in a UTF-8 database,
-// Unicode code point order; jsonb itself keeps shorter keys first); strings escaped as jsonb's
+// Canonical JSON, in UTF-8 whatever the database encoding (a fingerprint is a function of the JSON
+// value alone): every string and key is converted to UTF-8 first; no whitespace; object members
+// sorted by their keys' UTF-8 bytes, which is Unicode code point order (jsonb itself keeps shorter
+// keys first, and a WIN1251 or LATIN1 database's bytes sort otherwise); strings escaped as jsonb's
 // output escapes them (\", \\, \b \f \n \r \t, other control characters as \u00XX, nothing else);
 // numbers as exact decimals without exponent or trailing zeros (numeric_normalize: 1.50, 1.5e0
-// and 15e-1 are all 1.5). The bytes hashed are UTF-8 whatever the database encoding. This form is
-// part of the stored data (fingerprints recorded with keys): it never changes between releases.
+// and 15e-1 are all 1.5). This form is part of the stored data (fingerprints recorded with keys):
+// it never changes between releases (in a UTF-8 database it is exactly that of 0.2.0).
 #include <cstdlib>
 #include <cstring>
 
@@ -42,25 +44,40 @@ Shown shown(const text* t) {
 
 void canon_value(StringInfo out, const JsonbValue* v);
 
+// Text in the database encoding as UTF-8 (NUL-terminated, fresh). The server's conversion error
+// (22P05) only for a byte the encoding stores but cannot convert, as 0.2.0 raised it (it converted
+// the whole canonical text at the end).
+struct Utf8 {
+    char* p;
+    int len;
+};
+
+Utf8 to_utf8(const char* s, int len) {
+    const char* u = pg_server_to_any(s, len, PG_UTF8);
+    if (u == s) return {pnstrdup(s, len), len};
+    return {const_cast<char*>(u), static_cast<int>(std::strlen(u))};
+}
+
+// A string already in UTF-8: escape_json() escapes byte by byte, only ASCII (", \, controls).
+void canon_utf8(StringInfo out, const Utf8& u) { escape_json(out, u.p); }
+
 void canon_string(StringInfo out, const char* s, int len) {
-    char* z = pnstrdup(s, len);
-    escape_json(out, z);
-    pfree(z);
+    Utf8 u = to_utf8(s, len);
+    canon_utf8(out, u);
+    pfree(u.p);
 }
 
 struct Member {
-    const char* key;
+    const char* key;  // in UTF-8
     int keylen;
     JsonbValue value;
 };
 
-// Byte order of the keys (in a UTF-8 database, Unicode code point order); a prefix sorts first.
+// Byte order of the keys' UTF-8, i.e. Unicode code point order; a prefix sorts first.
 int member_cmp(const void* a, const void* b) {
     const auto* x = static_cast<const Member*>(a);
     const auto* y = static_cast<const Member*>(b);
-    const int c = std::memcmp(x->key, y->key, static_cast<std::size_t>(Min(x->keylen, y->keylen)));
-    if (c != 0) return c;
-    return x->keylen < y->keylen ? -1 : x->keylen > y->keylen ? 1 : 0;
+    return idgen::idem_key_compare(x->key, static_cast<std::size_t>(x->keylen), y->key, static_cast<std::size_t>(y->keylen));
 }
 
 void canon_container(StringInfo out, JsonbContainer* c) {
@@ -87,8 +104,9 @@ void canon_container(StringInfo out, JsonbContainer* c) {
     while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_END_OBJECT && tok != WJB_DONE) {
         if (tok == WJB_KEY) {
             if (k >= n) elog(ERROR, "jsonb object has more members than it says");
-            members[k].key = v.val.string.val;
-            members[k].keylen = v.val.string.len;
+            const Utf8 u = to_utf8(v.val.string.val, v.val.string.len);
+            members[k].key = u.p;
+            members[k].keylen = u.len;
         } else if (tok == WJB_VALUE) {
             members[k++].value = v;
         }
@@ -97,11 +115,12 @@ void canon_container(StringInfo out, JsonbContainer* c) {
     appendStringInfoChar(out, '{');
     for (int i = 0; i < k; ++i) {
         if (i > 0) appendStringInfoChar(out, ',');
-        canon_string(out, members[i].key, members[i].keylen);
+        canon_utf8(out, {const_cast<char*>(members[i].key), members[i].keylen});
         appendStringInfoChar(out, ':');
         canon_value(out, &members[i].value);
     }
     appendStringInfoChar(out, '}');
+    for (int i = 0; i < k; ++i) pfree(const_cast<char*>(members[i].key));
     pfree(members);
 }
 
@@ -164,16 +183,15 @@ bool resolve(Jsonb* jb, const char* p, std::size_t n, JsonbValue* result) {
 }
 
 struct JsonPointer {
-    const char* p;
+    const char* p;  // in the database encoding: resolved against the payload
     int len;
+    Utf8 u;  // in UTF-8: sorted and written
 };
 
 int pointer_cmp(const void* a, const void* b) {
     const auto* x = static_cast<const JsonPointer*>(a);
     const auto* y = static_cast<const JsonPointer*>(b);
-    const int c = std::memcmp(x->p, y->p, static_cast<std::size_t>(Min(x->len, y->len)));
-    if (c != 0) return c;
-    return x->len < y->len ? -1 : x->len > y->len ? 1 : 0;
+    return idgen::idem_key_compare(x->u.p, static_cast<std::size_t>(x->u.len), y->u.p, static_cast<std::size_t>(y->u.len));
 }
 
 }  // namespace
@@ -201,12 +219,14 @@ IDGEN_FUNCTION(idempotency_fingerprint) {
                 ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
                                 errmsg("a path of idempotency_fingerprint() must not be null")));
             const text* t = DatumGetTextPP(elems[i]);
-            ptrs[i] = {VARDATA_ANY(t), static_cast<int>(VARSIZE_ANY_EXHDR(t))};
+            ptrs[i].p = VARDATA_ANY(t);
+            ptrs[i].len = static_cast<int>(VARSIZE_ANY_EXHDR(t));
             if (!idgen::json_pointer_check(ptrs[i].p, static_cast<std::size_t>(ptrs[i].len)))
                 ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
                                 errmsg("invalid input syntax for a JSON pointer: \"%s\"", shown(t).text),
                                 errdetail("A JSON pointer (RFC 6901) is empty or starts with \"/\", and every \"~\" "
                                           "in it is followed by \"0\" or \"1\".")));
+            ptrs[i].u = to_utf8(ptrs[i].p, ptrs[i].len);
         }
         qsort(ptrs, static_cast<std::size_t>(n), sizeof(JsonPointer), pointer_cmp);
         appendStringInfoChar(&out, '{');
@@ -217,18 +237,17 @@ IDGEN_FUNCTION(idempotency_fingerprint) {
             if (!resolve(jb, ptrs[i].p, static_cast<std::size_t>(ptrs[i].len), &v)) continue;
             if (!first) appendStringInfoChar(&out, ',');
             first = false;
-            canon_string(&out, ptrs[i].p, ptrs[i].len);
+            canon_utf8(&out, ptrs[i].u);
             appendStringInfoChar(&out, ':');
             canon_value(&out, &v);
         }
         appendStringInfoChar(&out, '}');
     }
-    // The bytes hashed are UTF-8 whatever the database encoding.
-    const char* utf8 = pg_server_to_any(out.data, out.len, PG_UTF8);
-    const std::size_t len = utf8 == out.data ? static_cast<std::size_t>(out.len) : std::strlen(utf8);
+    // out is UTF-8 whatever the database encoding.
+    const auto len = static_cast<std::size_t>(out.len);
     auto* in = static_cast<bytea*>(palloc(VARHDRSZ + len));
     SET_VARSIZE(in, VARHDRSZ + len);
-    std::memcpy(VARDATA(in), utf8, len);
+    std::memcpy(VARDATA(in), out.data, len);
     bytea* digest = DatumGetByteaPP(DirectFunctionCall1(sha256_bytea, PointerGetDatum(in)));
     static constexpr char kHex[] = "0123456789abcdef";
     const auto* d = reinterpret_cast<const unsigned char*>(VARDATA_ANY(digest));

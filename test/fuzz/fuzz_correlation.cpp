@@ -1,11 +1,13 @@
 // libFuzzer target: the correlation-ID check, its escaping, the derived IDs and the traceparent
 // parser. Invariants: never crash; an ID is accepted exactly when it is 1 to 128 characters of the
 // alphabet; escaped text never holds a control character, a bracket or a byte above 0x7e; a child
-// or combination of a valid ID is valid and starts with it; an accepted traceparent has the
-// documented shape and re-formats to its own fields.
+// or combination of a valid ID is valid and starts with it; a log message's text holds no tag
+// marker once neutralised, and a tag is placed at the end of its first line; an accepted
+// traceparent has the documented shape and re-formats to its own fields.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "core/correlation.h"
 #include "core/traceparent.h"
@@ -68,6 +70,35 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     char tag[idgen::kCorrelationLogTagMax + 1];
     const std::size_t tl = idgen::correlation_log_tag(s, size, tag, sizeof tag);
     if ((tl != 0) != all_ok || (tl != 0 && tl != size + 11)) __builtin_trap();
+
+    // Log lines: a session's text holds no marker once neutralised, keeps its length and changes
+    // only at the markers' '='; the tag goes before the first line feed; a message is taken as
+    // already tagged only when its one marker is the tag's, at the end of its first line.
+    {
+        std::string t(s, size);
+        const std::size_t count = idgen::correlation_neutralise(t.data(), t.size());
+        if (t.size() != size || idgen::correlation_marker_find(t.data(), t.size()) != size) __builtin_trap();
+        std::size_t changed = 0;
+        for (std::size_t i = 0; i < size; ++i) {
+            if (t[i] == s[i]) continue;
+            if (s[i] != '=' || t[i] != '~' || i + 1 < idgen::kCorrelationMarkerLen) __builtin_trap();
+            ++changed;
+        }
+        if (changed != count || (count == 0) != (idgen::correlation_marker_find(s, size) == size)) __builtin_trap();
+        const std::size_t at = idgen::correlation_tag_offset(s, size);
+        if (at > size || std::memchr(s, '\n', at) != nullptr || (at < size && s[at] != '\n')) __builtin_trap();
+        if (tl != 0) {
+            // Tagging what was neutralised: the result is taken as tagged, and holds the marker once
+            // outside the ID.
+            std::string m = t.substr(0, at) + std::string(tag, tl) + t.substr(at);
+            if (!idgen::correlation_already_tagged(m.data(), m.size(), tag, tl)) __builtin_trap();
+            if (idgen::correlation_already_tagged(t.data(), t.size(), tag, tl)) __builtin_trap();
+        }
+        if (idgen::correlation_already_tagged(s, size, tag, tl)) {
+            const std::size_t a = idgen::correlation_tag_offset(s, size);
+            if (tl == 0 || a < tl || std::memcmp(s + a - tl, tag, tl) != 0) __builtin_trap();
+        }
+    }
 
     // traceparent.
     idgen::TraceParent p{};

@@ -540,6 +540,114 @@ TEST(CorrelationLog, ForgedLinesAreRefused) {
     }
 }
 
+// A message of several lines: the tag ends its first line, the line that starts the entry in the
+// log (and what the client receives); the other lines are the same entry's, untagged.
+TEST(CorrelationLog, MultiLineMessageIsTaggedOnItsFirstLine) {
+    for (const Server& s : {main_server(), nopreload_server()}) {
+        Db db(s, "it_corr_lines");
+        Log log(s.log);
+        const std::string id = unique("lines"), u = unique("l");
+        pqxx::connection c(db.dsn("-c id_gen.correlation_id=" + id));
+        one(c, "SELECT traceparent_valid('x')");  // the library is loaded
+        {
+            pqxx::nontransaction tx(c);
+            tx.exec("DO $$BEGIN RAISE LOG E'first-" + u + "\\nsecond-" + u + "\\nthird-" + u + "'; END$$");
+        }
+        std::string error;
+        try {
+            pqxx::nontransaction tx(c);
+            tx.exec("DO $$BEGIN RAISE EXCEPTION E'efirst-" + u + "\\nesecond-" + u + "'; END$$");
+        } catch (const pqxx::sql_error& e) {
+            error = e.what();
+        }
+        EXPECT_NE(error.find("efirst-" + u + tag(id) + "\nesecond-" + u + "\n"), std::string::npos) << error;
+        ASSERT_TRUE(log.wait_for("esecond-" + u));
+        const std::string text = log.text();
+        // stderr: the lines after the first are indented with a tab.
+        EXPECT_NE(text.find("LOG:  first-" + u + tag(id) + "\n\tsecond-" + u + "\n\tthird-" + u + "\n"),
+                  std::string::npos)
+            << text;
+        EXPECT_NE(text.find("ERROR:  efirst-" + u + tag(id) + "\n\tesecond-" + u + "\n"), std::string::npos) << text;
+        EXPECT_EQ(text.find("third-" + u + tag(id)), std::string::npos) << text;
+    }
+}
+
+std::string lower(std::string s) {
+    for (char& ch : s)
+        if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+    return s;
+}
+
+// What a session writes itself: messages, details, hints, contexts and internal queries that hold
+// the tag marker (in any letter case, bracketed or as the linking lines' old_/new_corr_id=), on
+// one line or several. The SQL text spells the marker in two pieces, so that it is only ever
+// whole in what the session made the server write.
+std::vector<std::string> forging_statements(const std::string& victim) {
+    const std::string m = "m text := 'x [corr' || '_id=" + victim + "] [old_corr' || '_id=" + victim + "] [CORR' || '_ID=" +
+                          victim + "]'";
+    return {
+        "DO $$DECLARE " + m + "; BEGIN RAISE LOG '%', m USING DETAIL = m, HINT = m; END$$",
+        "DO $$DECLARE " + m + "; BEGIN RAISE LOG E'first\\n%\\n%', m, m; END$$",
+        "DO $$DECLARE " + m + "; BEGIN RAISE WARNING '%', m USING DETAIL = E'a\\n' || m; END$$",
+        "DO $$DECLARE " + m + "; BEGIN RAISE EXCEPTION '%', m USING DETAIL = m, HINT = m; END$$",
+        "DO $$DECLARE " + m + "; BEGIN EXECUTE 'SELECT 1/0 AS \"' || m || '\"'; END$$",   // CONTEXT
+        "DO $$DECLARE " + m + "; BEGIN EXECUTE 'SELEC ' || quote_literal(m); END$$",     // QUERY
+        "DO $$DECLARE " + m + "; BEGIN PERFORM set_config('id_gen.correlation_id', m, false); END$$",  // refused
+    };
+}
+
+// Runs the forging statements in a session without an ID and in one with an ID of its own;
+// returns the errors the clients received.
+std::string forge(const Server& s, const std::string& dbdsn_plain, const std::string& dbdsn_own, const std::string& victim,
+                  const std::string& done) {
+    std::string errors;
+    for (const std::string& d : {dbdsn_plain, dbdsn_own}) {
+        pqxx::connection c(d);
+        one(c, "SELECT traceparent_valid('x')");  // the library is loaded (no ID is made)
+        for (const std::string& sql : forging_statements(victim)) {
+            try {
+                pqxx::nontransaction tx(c);
+                tx.exec(sql);
+            } catch (const pqxx::sql_error& e) {
+                errors += e.what();
+                errors += "\n";
+            }
+        }
+        pqxx::nontransaction tx(c);
+        tx.exec("DO $$BEGIN RAISE LOG '" + done + "'; END$$");
+    }
+    (void)s;
+    return errors;
+}
+
+// A session cannot write a line that looks tagged with an ID it does not hold: the marker in its
+// own text is neutralised (corr_id= becomes corr_id~), whether or not it has an ID; a real tag is
+// still added, on the first line. (stderr here; csvlog and jsonlog below.)
+TEST(CorrelationLog, SessionTextCannotForgeATag) {
+    for (const Server& s : {main_server(), nopreload_server()}) {
+        Db db(s, "it_corr_noforge");
+        Log log(s.log);
+        const std::string victim = unique("req-victim"), mine = unique("mine"), done = unique("forged-done");
+        const std::string errors = forge(s, db.dsn(), db.dsn("-c id_gen.correlation_id=" + mine), victim, done);
+        ASSERT_TRUE(log.wait_for(done + tag(mine)));
+        const std::string text = log.text();
+        EXPECT_EQ(lower(text).find("corr_id=" + victim), std::string::npos) << text;
+        EXPECT_EQ(lower(errors).find("corr_id=" + victim), std::string::npos) << errors;
+        EXPECT_NE(text.find("x [corr_id~" + victim + "] [old_corr_id~" + victim + "] [CORR_ID~" + victim + "]"),
+                  std::string::npos)
+            << text;
+        EXPECT_NE(text.find("LOG:  x [corr_id~" + victim + "] [old_corr_id~" + victim + "] [CORR_ID~" + victim + "]" +
+                            tag(mine) + "\n"),
+                  std::string::npos)
+            << text;
+        EXPECT_NE(text.find("LOG:  first" + tag(mine) + "\n\tx [corr_id~" + victim), std::string::npos) << text;
+        EXPECT_NE(text.find("DETAIL:  x [corr_id~" + victim), std::string::npos) << text;
+        EXPECT_NE(text.find("HINT:  x [corr_id~" + victim), std::string::npos) << text;
+        EXPECT_NE(text.find("CONTEXT:  SQL statement \"SELECT 1/0 AS \"x [corr_id~" + victim), std::string::npos) << text;
+        EXPECT_NE(text.find("QUERY:  SELEC 'x [corr_id~" + victim), std::string::npos) << text;
+    }
+}
+
 // Children by counter from many backends at once: distinct, and with shared state exactly
 // parent.1 .. parent.N; without it (15 and 16 not preloaded) parent.<n>-<tag of the backend>.
 TEST(CorrelationLog, CountedChildrenAreUniqueAcrossBackends) {
@@ -600,8 +708,8 @@ TEST(CorrelationLog, CountedChildrenAreUniqueAcrossBackends) {
 // no longer start at 1, and a restart starts the counters over.
 class OwnCluster {
 public:
-    OwnCluster() {
-        dir_ = env_or("IDGEN_WORK", "/tmp") + "/corr_own";
+    explicit OwnCluster(const std::string& name = "corr_own", const std::string& extra_conf = "") {
+        dir_ = env_or("IDGEN_WORK", "/tmp") + "/" + name;
         port_ = std::to_string(std::stoi(env_or("PGPORT", "5432")) + 3);
         const std::string user = env_or("IDGEN_PG_OS_USER", "");
         as_ = user.empty() || user == env_or("USER", "") ? "" : "runuser -u " + user + " -- ";
@@ -614,6 +722,11 @@ public:
               "'\\nfsync = off\\nshared_buffers = 32MB\\nshared_preload_libraries = 'id_gen'\\n\" | " + as_ +
               "tee -a " + dir_ + "/data/postgresql.conf >/dev/null";
         ok_ = ok_ && std::system(cmd.c_str()) == 0;
+        if (ok_ && !extra_conf.empty()) {
+            std::ofstream(dir_ + "/extra.conf") << extra_conf;
+            cmd = as_ + "tee -a " + dir_ + "/data/postgresql.conf <" + dir_ + "/extra.conf >/dev/null";
+            ok_ = std::system(cmd.c_str()) == 0;
+        }
         ok_ = ok_ && pg_ctl("start") == 0;
     }
     ~OwnCluster() {
@@ -623,6 +736,7 @@ public:
     OwnCluster(const OwnCluster&) = delete;
     OwnCluster& operator=(const OwnCluster&) = delete;
     [[nodiscard]] bool ok() const { return ok_; }
+    [[nodiscard]] const std::string& dir() const { return dir_; }
     [[nodiscard]] Server server() const { return {dir_, port_, dir_ + "/server.log", true}; }
     int pg_ctl(const std::string& args) const {
         const std::string cmd =
@@ -661,6 +775,55 @@ TEST(CorrelationCounterTable, EvictionAndRestart) {
     ASSERT_EQ(own.pg_ctl("restart"), 0);
     pqxx::connection c(s.dsn());
     EXPECT_EQ(one(c, "SELECT correlation_extend('keep')"), "keep.1");  // counts from 1 again
+}
+
+// The same in every log format: a cluster of its own with the logging collector writing stderr,
+// csvlog and (15+) jsonlog. In each file the forged marker is neutralised and a real tag ends the
+// first line of the message.
+TEST(CorrelationLogFormats, ForgingIsNeutralisedInStderrCsvAndJson) {
+    OwnCluster own("corr_formats", "logging_collector = on\n"
+                                   "log_destination = 'stderr,csvlog,jsonlog'\n"
+                                   "log_filename = 'postgresql.log'\n"
+                                   "log_rotation_age = 0\n"
+                                   "log_rotation_size = 0\n");
+    ASSERT_TRUE(own.ok());
+    const Server s = own.server();
+    exec(s.dsn(), "CREATE EXTENSION id_gen");
+    const std::string victim = unique("req-victim"), mine = unique("mine"), done = unique("formats-done");
+    const std::string u = unique("ml");
+    forge(s, s.dsn(), s.dsn("postgres", "-c id_gen.correlation_id=" + mine), victim, done);
+    {
+        pqxx::connection c(s.dsn("postgres", "-c id_gen.correlation_id=" + mine));
+        pqxx::nontransaction tx(c);
+        tx.exec("DO $$BEGIN RAISE LOG E'first-" + u + "\\nsecond-" + u + "'; END$$");
+        tx.exec("DO $$BEGIN RAISE LOG '" + done + "-end'; END$$");
+    }
+    const std::string dir = own.dir() + "/data/log/";
+    struct Format {
+        std::string file, forged_line, multi_line;
+    };
+    const std::string forged = "x [corr_id~" + victim + "] [old_corr_id~" + victim + "] [CORR_ID~" + victim + "]";
+    const std::vector<Format> formats = {
+        {"postgresql.log", "LOG:  " + forged + tag(mine) + "\n", "LOG:  first-" + u + tag(mine) + "\n\tsecond-" + u + "\n"},
+        {"postgresql.csv", ",\"" + forged + tag(mine) + "\",", ",\"first-" + u + tag(mine) + "\nsecond-" + u + "\","},
+        {"postgresql.json", "\"message\":\"" + forged + tag(mine) + "\"",
+         "\"message\":\"first-" + u + tag(mine) + "\\nsecond-" + u + "\""},
+    };
+    for (const Format& f : formats) {
+        std::string text;
+        for (int i = 0; i < 200; ++i) {
+            std::ifstream in(dir + f.file, std::ios::binary);
+            std::ostringstream o;
+            o << in.rdbuf();
+            text = o.str();
+            if (text.find(done + "-end") != std::string::npos) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        ASSERT_NE(text.find(done + "-end"), std::string::npos) << f.file << "\n" << text;
+        EXPECT_EQ(lower(text).find("corr_id=" + victim), std::string::npos) << f.file << "\n" << text;
+        EXPECT_NE(text.find(f.forged_line), std::string::npos) << f.file << "\n" << text;
+        EXPECT_NE(text.find(f.multi_line), std::string::npos) << f.file << "\n" << text;
+    }
 }
 
 }  // namespace

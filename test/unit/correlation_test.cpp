@@ -180,6 +180,45 @@ TEST(CorrelationId, LogTag) {
     EXPECT_EQ(idgen::correlation_log_tag("req-1", 5, out, 17), 16u);
 }
 
+// A session's own text never holds the marker afterwards; the rewrite keeps the length.
+TEST(CorrelationId, NeutraliseMarker) {
+    auto n = [](std::string s) {
+        idgen::correlation_neutralise(s.data(), s.size());
+        return s;
+    };
+    EXPECT_EQ(n("x [corr_id=req-victim]"), "x [corr_id~req-victim]");
+    EXPECT_EQ(n("[old_corr_id=a] [new_corr_id=b] [CORR_ID=c] [Corr_Id=d]"),
+              "[old_corr_id~a] [new_corr_id~b] [CORR_ID~c] [Corr_Id~d]");
+    EXPECT_EQ(n("corr_id=corr_id==corr_id="), "corr_id~corr_id~=corr_id~");
+    EXPECT_EQ(n("corr_id"), "corr_id");
+    EXPECT_EQ(n("corr-id= corr_id ="), "corr-id= corr_id =");
+    EXPECT_EQ(n(""), "");
+    const std::string s = "ab corr_id=x";
+    EXPECT_EQ(idgen::correlation_marker_find(s.data(), s.size()), 3u);
+    EXPECT_EQ(idgen::correlation_marker_find(s.data(), 10), 10u);  // cut before the '='
+}
+
+TEST(CorrelationId, TagPlacement) {
+    EXPECT_EQ(idgen::correlation_tag_offset("one line", 8), 8u);
+    EXPECT_EQ(idgen::correlation_tag_offset("first\nsecond\n", 13), 5u);
+    EXPECT_EQ(idgen::correlation_tag_offset("\nx", 2), 0u);
+    const std::string tag = " [corr_id=req-1]";
+    auto done = [&](const std::string& m) {
+        return idgen::correlation_already_tagged(m.data(), m.size(), tag.data(), tag.size());
+    };
+    EXPECT_TRUE(done("division by zero [corr_id=req-1]"));
+    EXPECT_TRUE(done("first [corr_id=req-1]\nsecond"));
+    EXPECT_FALSE(done("division by zero"));
+    EXPECT_FALSE(done("first\nsecond [corr_id=req-1]"));  // not where the hook puts it
+    EXPECT_FALSE(done("x [corr_id=req-victim] [corr_id=req-1]"));  // a forged marker before it
+    EXPECT_FALSE(done("x [corr_id=req-1]\n[old_corr_id=req-victim]"));  // or after it
+    EXPECT_FALSE(done("x [corr_id=req-2]"));
+    // An ID may hold the marker's characters (= is allowed): that is the tag's own text.
+    const std::string odd = " [corr_id=corr_id=z]";
+    const std::string m = "y" + odd;
+    EXPECT_TRUE(idgen::correlation_already_tagged(m.data(), m.size(), odd.data(), odd.size()));
+}
+
 // The counter table: per parent 1, 2, 3, ... until evictions; always strictly increasing per hash.
 TEST(CorrelationCounters, CountsPerParent) {
     idgen::CorrelationCounterHead head{};
