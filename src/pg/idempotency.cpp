@@ -7,17 +7,20 @@
 // OID (a regrole, which a dump writes as the name), and a row is the caller's only when both are,
 // so a new role given an old role's name does not inherit its keys. The table belongs to the
 // extension's owner and no other role has a privilege on it: these functions read and write it
-// themselves, as catalog code does — an index scan of its primary key, heap_insert / heap_update / heap_delete and the index
-// entries — after finding it from pg_extension by OID (see extension.h). No SQL text is run, so
-// nothing is resolved by name when a request runs, and nothing is planned per transaction: a key
-// costs two index probes and two row writes per request. Since no executor runs, every call
-// refuses while the table has something the executor would run on a write (check_table()).
+// themselves, after finding it from pg_extension by OID (see extension.h), through the path
+// PostgreSQL's logical-replication apply worker uses (execReplication.c): an index scan of the
+// primary key, the row locked with table_tuple_lock(), and ExecSimpleRelationInsert / Update /
+// Delete on an EState, which bring constraints, the partition check, every index, replica
+// identity and publication row filters, and row triggers. No SQL text is run, so nothing is
+// resolved by name when a request runs, and nothing is planned. What that path does not run
+// (statement triggers, row-level security, rules, column defaults) is refused (check_table()).
 //
 // Concurrency. Every idempotency_begin() of one (role, scope, key) first takes a transaction-level
 // lock on it: a lock-manager advisory lock whose tag holds a 64-bit hash of the three (and a class
 // number SQL's advisory-lock functions never use), so requests with the same key queue there and
-// requests with other keys do not meet. Under that lock it reads the key's latest committed
-// state (a fresh snapshot, whatever the isolation level) and decides. When a request's work shares
+// requests with other keys do not meet. Under that lock it reads the key's row (READ COMMITTED:
+// the latest committed state; REPEATABLE READ and SERIALIZABLE: what the transaction's snapshot
+// sees, and 40001 when a later version exists, see read_row()) and decides. When a request's work shares
 // its transaction with the key (begin, work, finish, commit), the lock is held to the commit and a
 // duplicate waits for it (or, with wait => false, fails at once); it then sees the committed
 // response, or, after a rollback, no key at all. When a request commits the key first and works
@@ -25,9 +28,9 @@
 // renewed by every recovery point. A duplicate then polls the row (sleeping on its latch, so it
 // can be cancelled) until the request finishes or its lock runs out, and takes over the key when
 // it has run out. idempotency_finish(), idempotency_recovery_point() and idempotency_purge() do not
-// take the key lock: they update or delete the row they read, and a row changed or deleted by
-// another transaction in between (heap_update's TM_Updated / TM_Deleted, after waiting for it)
-// sends them back to read it again.
+// take the key lock: they lock the row they read before they write it (FOR UPDATE; without
+// waiting for wait => false and for purges), and a row changed or deleted by another transaction
+// in between sends them back to read it again (40001 under REPEATABLE READ and SERIALIZABLE).
 #include <cstdint>
 #include <cstring>
 
@@ -901,7 +904,9 @@ IDGEN_FUNCTION(idempotency_recovery_point) {
 // role only, or of every role when the caller may DELETE from idempotency_keys (the keys it
 // could delete itself). A row another transaction has locked or changed is skipped, never waited
 // for; the deletions' row locks last until the caller's transaction ends, so call it in short
-// transactions (until it returns less than batch_size).
+// transactions (until it returns less than batch_size). Each row's memory is freed before the
+// next, and each pass starts where this backend's last call stopped (g_purge), so a call's work
+// follows batch_size, not the table's size or the dead entries earlier calls left.
 IDGEN_FUNCTION(idempotency_purge) {
     Interval* older_than = PG_ARGISNULL(0) ? nullptr : interval_arg(fcinfo, 0, "older_than", nullptr, true);
     if (PG_ARGISNULL(1)) ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("batch_size must not be null")));

@@ -6,9 +6,9 @@
 // killed inside its transaction (the key is free at once), a reply lost after the commit,
 // application roles that are not superusers, the owner of public planting look-alikes, purge in
 // batches next to a locked row, the table's indexes (amcheck) and heap-only updates through every
-// write path, large responses, a crash, pg_dump, a table with triggers, rules, row-level
-// security or constraints the store would bypass (refused), roles renamed, dropped and created
-// again with the same name, and a FOR ALL TABLES publication.
+// write path, large responses, a crash, pg_dump, a table with what the executor's single-row
+// path would not run (refused) and with what it applies (enforced), roles renamed, dropped and
+// created again with the same name, and a FOR ALL TABLES publication.
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
 
@@ -140,7 +140,7 @@ int waiting_on_key_lock(pqxx::transaction_base& tx, const std::string& db) {
         .as<int>();
 }
 
-// The store writes its table's index entries itself: amcheck finds every row version in each
+// The store's writes maintain the table's indexes: amcheck finds every row version in each
 // index (heapallindexed) and the btrees well-formed.
 void expect_indexes_intact(const std::string& dsn) {
     pqxx::connection c(dsn);
