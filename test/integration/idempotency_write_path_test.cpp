@@ -203,6 +203,29 @@ TEST(IdempotencyWritePath, SerializableSeesTheKeysRead) {
     EXPECT_EQ(state_of(t1, "POST /p", "k"), "replay");
 }
 
+// Finding 4, its other half: SERIALIZABLE transactions beginning distinct keys do not fail with
+// 40001 for sharing a btree page of the primary key. Two transactions, each beginning a key and
+// then another, interleaved, all four keys on one leaf page: with SIREAD locks on the page each
+// would have read the other's insert (a cycle, one fails); like plain INSERTs, both commit.
+TEST(IdempotencyWritePath, SerializableDistinctKeysDoNotConflict) {
+    idgen::it::ScratchDb db("it_idem_wp_ssi_distinct");
+    pqxx::connection c1(db.dsn()), c2(db.dsn());
+    pqxx::nontransaction t1(c1), t2(c2);
+    t1.exec("BEGIN ISOLATION LEVEL SERIALIZABLE");
+    t2.exec("BEGIN ISOLATION LEVEL SERIALIZABLE");
+    std::string code1, code2, message;
+    code1 = sqlstate_of([&] { state_of(t1, "s", "k1"); }, &message);
+    code2 = sqlstate_of([&] { state_of(t2, "s", "k2"); }, &message);
+    if (code1.empty()) code1 = sqlstate_of([&] { state_of(t1, "s", "k3"); }, &message);
+    if (code2.empty()) code2 = sqlstate_of([&] { state_of(t2, "s", "k4"); }, &message);
+    if (code1.empty()) code1 = sqlstate_of([&] { t1.exec("COMMIT"); }, &message);
+    if (code2.empty()) code2 = sqlstate_of([&] { t2.exec("COMMIT"); }, &message);
+    EXPECT_EQ(code1, "") << message;
+    EXPECT_EQ(code2, "") << message;
+    if (!code1.empty()) t1.exec("ROLLBACK");
+    if (!code2.empty()) t2.exec("ROLLBACK");
+}
+
 // Finding 4 under REPEATABLE READ: a row version the snapshot cannot see (a finish committed
 // after the snapshot) raises 40001, as an UPDATE of that row would, and never a stale decision.
 TEST(IdempotencyWritePath, RepeatableReadRaisesSerializationFailure) {
