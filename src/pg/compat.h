@@ -100,3 +100,38 @@
     }())
 #define IDGEN_INDEX_IS_SUMMARIZING(index) false
 #endif
+
+// The executor state of a write through execReplication.c (the store, as the logical-replication
+// apply worker does it): a one-entry range table. 16 added RTEPermissionInfo (the user includes
+// parser/parse_relation.h), 18 the unpruned relids. IDGEN_INIT_RANGE_TABLE(estate, rte, cols)
+// sets *(cols) to where the entry's updated columns go (ExecGetUpdatedCols reads them: column
+// triggers, the index-unchanged hint).
+#if PG_VERSION_NUM >= 160000
+#define IDGEN_INIT_RANGE_TABLE(estate, rte, cols)                                           \
+    do {                                                                                    \
+        List* idgen_perminfos_ = NIL;                                                       \
+        RTEPermissionInfo* idgen_pi_ = addRTEPermissionInfo(&idgen_perminfos_, (rte));      \
+        IDGEN_EXEC_INIT_RANGE_TABLE_((estate), list_make1(rte), idgen_perminfos_);         \
+        *(cols) = &idgen_pi_->updatedCols;                                                  \
+    } while (0)
+#if PG_VERSION_NUM >= 180000
+#define IDGEN_EXEC_INIT_RANGE_TABLE_(estate, rt, pi) ExecInitRangeTable((estate), (rt), (pi), bms_make_singleton(1))
+#else
+#define IDGEN_EXEC_INIT_RANGE_TABLE_(estate, rt, pi) ExecInitRangeTable((estate), (rt), (pi))
+#endif
+#define IDGEN_EPQ_INIT(epq, estate) EvalPlanQualInit((epq), (estate), NULL, NIL, -1, NIL)
+#else
+#define IDGEN_INIT_RANGE_TABLE(estate, rte, cols)          \
+    do {                                                   \
+        ExecInitRangeTable((estate), list_make1(rte));     \
+        *(cols) = &(rte)->updatedCols;                     \
+    } while (0)
+#define IDGEN_EPQ_INIT(epq, estate) EvalPlanQualInit((epq), (estate), NULL, NIL, -1)
+#endif
+
+// 18 gave index_beginscan an instrumentation argument.
+#if PG_VERSION_NUM >= 180000
+#define IDGEN_INDEX_BEGINSCAN(heap, index, snapshot, nkeys) index_beginscan((heap), (index), (snapshot), NULL, (nkeys), 0)
+#else
+#define IDGEN_INDEX_BEGINSCAN(heap, index, snapshot, nkeys) index_beginscan((heap), (index), (snapshot), (nkeys), 0)
+#endif

@@ -7,17 +7,20 @@
 // OID (a regrole, which a dump writes as the name), and a row is the caller's only when both are,
 // so a new role given an old role's name does not inherit its keys. The table belongs to the
 // extension's owner and no other role has a privilege on it: these functions read and write it
-// themselves, as catalog code does — an index scan of its primary key, heap_insert / heap_update / heap_delete and the index
-// entries — after finding it from pg_extension by OID (see extension.h). No SQL text is run, so
-// nothing is resolved by name when a request runs, and nothing is planned per transaction: a key
-// costs two index probes and two row writes per request. Since no executor runs, every call
-// refuses while the table has something the executor would run on a write (check_table()).
+// themselves, after finding it from pg_extension by OID (see extension.h), through the path
+// PostgreSQL's logical-replication apply worker uses (execReplication.c): an index scan of the
+// primary key, the row locked with table_tuple_lock(), and ExecSimpleRelationInsert / Update /
+// Delete on an EState, which bring constraints, the partition check, every index, replica
+// identity and publication row filters, and row triggers. No SQL text is run, so nothing is
+// resolved by name when a request runs, and nothing is planned. What that path does not run
+// (statement triggers, row-level security, rules, column defaults) is refused (check_table()).
 //
 // Concurrency. Every idempotency_begin() of one (role, scope, key) first takes a transaction-level
 // lock on it: a lock-manager advisory lock whose tag holds a 64-bit hash of the three (and a class
 // number SQL's advisory-lock functions never use), so requests with the same key queue there and
-// requests with other keys do not meet. Under that lock it reads the key's latest committed
-// state (a fresh snapshot, whatever the isolation level) and decides. When a request's work shares
+// requests with other keys do not meet. Under that lock it reads the key's row (READ COMMITTED:
+// the latest committed state; REPEATABLE READ and SERIALIZABLE: what the transaction's snapshot
+// sees, and 40001 when a later version exists, see read_row()) and decides. When a request's work shares
 // its transaction with the key (begin, work, finish, commit), the lock is held to the commit and a
 // duplicate waits for it (or, with wait => false, fails at once); it then sees the committed
 // response, or, after a rollback, no key at all. When a request commits the key first and works
@@ -25,9 +28,9 @@
 // renewed by every recovery point. A duplicate then polls the row (sleeping on its latch, so it
 // can be cancelled) until the request finishes or its lock runs out, and takes over the key when
 // it has run out. idempotency_finish(), idempotency_recovery_point() and idempotency_purge() do not
-// take the key lock: they update or delete the row they read, and a row changed or deleted by
-// another transaction in between (heap_update's TM_Updated / TM_Deleted, after waiting for it)
-// sends them back to read it again.
+// take the key lock: they lock the row they read before they write it (FOR UPDATE; without
+// waiting for wait => false and for purges), and a row changed or deleted by another transaction
+// in between sends them back to read it again (40001 under REPEATABLE READ and SERIALIZABLE).
 #include <cstdint>
 #include <cstring>
 
@@ -45,6 +48,14 @@ extern "C" {
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/xact.h"
+#include "access/sysattr.h"
+#include "catalog/pg_trigger.h"
+#include "commands/trigger.h"
+#include "storage/bufmgr.h"
+#include "executor/executor.h"
+#include "parser/parse_relation.h"
+#include "storage/predicate.h"
+#include "utils/datum.h"
 #include "catalog/dependency.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
@@ -157,10 +168,6 @@ constexpr Oid kColTypes[kNumCols] = {
     NAMEOID, REGROLEOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, JSONBOID, INT4OID, TEXTOID, TEXTOID, TEXTOID,
     INTERVALOID, TIMESTAMPTZOID, INTERVALOID, TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID};
 
-// The columns the store always writes a value to (NOT NULL in the table); the others may be NULL.
-constexpr bool kColNotNull[kNumCols] = {true,  true,  true,  true,  false, true,  false, true, false,
-                                        false, false, true,  false, true,  true,  true,  false, true};
-
 // The table, its primary key and expiry index, and where each column is: a per-backend cache.
 // What makes it current: no call reads it before it has locked the table (open_table(): by OID,
 // the cached one or the one found again through pg_extension) and then processed invalidations
@@ -175,9 +182,23 @@ struct Store {
     bool valid;
     Oid db, relid, pkey, expires_index;
     AttrNumber att[kNumCols];
+    // The primary key's equality functions and collations, column by column (role_name, scope,
+    // key): a scan key compares as the index does, with the collation the key column has now.
+    RegProcedure pk_eq[3];
+    Oid pk_coll[3];
 };
 Store g_store;
 bool g_store_callbacks = false;
+
+// Where this backend's next idempotency_purge() call starts (see there): the expires_at of the
+// last expired key it read, and the heap block of the last idle key. A hint only, never trusted
+// for correctness: a call that reaches the end of a range resets it.
+struct PurgeResume {
+    Oid db, relid;
+    TimestampTz expired_from;
+    BlockNumber idle_from;
+};
+PurgeResume g_purge;
 
 void invalidate_store(Datum, int, uint32) { g_store.valid = false; }
 void invalidate_store_rel(Datum, Oid relid) {
@@ -235,6 +256,24 @@ void rebuild_store(Relation rel) {
     }
     const Oid pkey = IDGEN_PRIMARY_KEY_INDEX(rel);
     if (!OidIsValid(pkey)) store_missing("the primary key of idempotency_keys");
+    {
+        Relation index = index_open(pkey, AccessShareLock);
+        const Col pk_cols[3] = {kRole, kScope, kKey};
+        bool ok = IndexRelationGetNumberOfKeyAttributes(index) == 3;
+        for (int i = 0; ok && i < 3; ++i) {
+            ok = index->rd_index->indkey.values[i] == g_store.att[pk_cols[i]];
+            const Oid op = ok ? get_opfamily_member(index->rd_opfamily[i], index->rd_opcintype[i],
+                                                    index->rd_opcintype[i], BTEqualStrategyNumber)
+                              : InvalidOid;
+            ok = ok && OidIsValid(op);
+            if (ok) {
+                g_store.pk_eq[i] = get_opcode(op);
+                g_store.pk_coll[i] = index->rd_indcollation[i];
+            }
+        }
+        index_close(index, AccessShareLock);
+        if (!ok) store_missing("the primary key of idempotency_keys is not (role_name, scope, key)");
+    }
     Oid expires_index = InvalidOid;
     List* indexes = RelationGetIndexList(rel);
     ListCell* lc;
@@ -251,12 +290,21 @@ void rebuild_store(Relation rel) {
     g_store.valid = true;
 }
 
-// The store writes the table's rows and index entries itself, below the executor: whatever the
-// executor would add to a write (a trigger, a foreign key's triggers, a rule, row-level security,
-// a CHECK constraint, a column the store does not know with its default or NOT NULL) would be
-// bypassed, silently. So every call refuses while the table has one, with 0A000 as for an index
-// the store cannot maintain (55000 is what finish and recovery points return for a key that is
-// not in flight, a condition of a request; this one is the table's, until a superuser undoes it).
+// The store writes through the executor's own single-row path (execReplication.c, as the
+// logical-replication apply worker does): row triggers (a foreign key's included), CHECK and NOT
+// NULL constraints, stored generated columns, the partition constraint, every index (expression,
+// partial, exclusion), replica identity and publication row filters all apply, as to a plain
+// INSERT, UPDATE or DELETE. What that path does not run would be bypassed silently, so every call
+// refuses while the table has one, with 0A000 (55000 is what finish and recovery points return
+// for a key that is not in flight, a condition of a request; this one is the table's, until a
+// superuser undoes it):
+//   - a statement-level trigger (INSERT, UPDATE or DELETE; enabled or not) or a row trigger with
+//     a transition table: ExecSimpleRelation* fire row triggers only, with no transition capture;
+//   - row-level security: it applies policies to queries, which the store does not run;
+//   - a rule: rules rewrite queries;
+//   - a column the store does not write with a default or an identity: the store would leave it
+//     NULL where an INSERT would take its default (a column without one is NULL, as in an INSERT
+//     that omits it; its NOT NULL raises 23502 as there).
 // The checks read the relcache entry of the table the caller has just opened and locked: creating
 // any of these invalidates it, and their DDL takes a lock that conflicts with the caller's.
 void check_table(const Store& st, Relation rel) {
@@ -265,46 +313,31 @@ void check_table(const Store& st, Relation rel) {
     const TupleDesc desc = RelationGetDescr(rel);
     const char* table = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
                                                    RelationGetRelationName(rel));
-    if (rel->trigdesc != nullptr && rel->trigdesc->numtriggers > 0) {
-        const Trigger& t = rel->trigdesc->triggers[0];
-        HeapTuple con = t.tgisinternal && OidIsValid(t.tgconstraint)
-                            ? SearchSysCache1(CONSTROID, ObjectIdGetDatum(t.tgconstraint))
-                            : nullptr;
-        if (HeapTupleIsValid(con)) {
-            // A foreign key's trigger: the key may be on this table or on another referencing it.
-            const auto* c = reinterpret_cast<Form_pg_constraint>(GETSTRUCT(con));
-            const char* on = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->conrelid)),
-                                                        get_rel_name(c->conrelid));
-            found = psprintf("the trigger of constraint \"%s\" on %s", NameStr(c->conname), on);
-            hint = psprintf("Drop the constraint: ALTER TABLE %s DROP CONSTRAINT %s.", on,
-                            quote_identifier(NameStr(c->conname)));
-            ReleaseSysCache(con);
-        } else {
-            found = psprintf("trigger \"%s\"", t.tgname);
-            hint = psprintf("Drop it: DROP TRIGGER %s ON %s.", quote_identifier(t.tgname), table);
-        }
+    for (int i = 0; rel->trigdesc != nullptr && i < rel->trigdesc->numtriggers && found == nullptr; ++i) {
+        const Trigger& t = rel->trigdesc->triggers[i];
+        const bool dml = (t.tgtype & (TRIGGER_TYPE_INSERT | TRIGGER_TYPE_UPDATE | TRIGGER_TYPE_DELETE)) != 0;
+        if (!dml) continue;  // TRUNCATE: the store never truncates
+        if (TRIGGER_FOR_ROW(t.tgtype) && t.tgoldtable == nullptr && t.tgnewtable == nullptr) continue;
+        found = psprintf("%s \"%s\"", TRIGGER_FOR_ROW(t.tgtype) ? "trigger with a transition table" : "statement-level trigger",
+                         t.tgname);
+        hint = psprintf("Drop it: DROP TRIGGER %s ON %s.", quote_identifier(t.tgname), table);
+    }
+    if (found != nullptr) {
     } else if (rel->rd_rel->relrowsecurity) {
         found = "row-level security enabled";
         hint = psprintf("Disable it: ALTER TABLE %s DISABLE ROW LEVEL SECURITY.", table);
     } else if (rel->rd_rules != nullptr && rel->rd_rules->numLocks > 0) {
         found = "a rule";
         hint = psprintf("Drop it: DROP RULE ... ON %s (pg_rules lists it).", table);
-    } else if (desc->constr != nullptr && desc->constr->num_check > 0) {
-        const char* con = desc->constr->check[0].ccname;
-        found = psprintf("CHECK constraint \"%s\"", con);
-        hint = psprintf("Drop it: ALTER TABLE %s DROP CONSTRAINT %s.", table, quote_identifier(con));
     } else {
         for (int i = 0; i < desc->natts && found == nullptr; ++i) {
             const Form_pg_attribute a = TupleDescAttr(desc, i);
-            if (a->attisdropped) continue;
+            if (a->attisdropped || a->attgenerated != '\0' || (!a->atthasdef && a->attidentity == '\0')) continue;
             int c = 0;
             while (c < kNumCols && st.att[c] != a->attnum) ++c;
             if (c == kNumCols) {
-                found = psprintf("column \"%s\", which the store does not write", NameStr(a->attname));
-                hint = psprintf("Drop it: ALTER TABLE %s DROP COLUMN %s.", table, quote_identifier(NameStr(a->attname)));
-            } else if (a->attnotnull && !kColNotNull[c]) {
-                found = psprintf("a NOT NULL constraint on column \"%s\"", NameStr(a->attname));
-                hint = psprintf("Drop it: ALTER TABLE %s ALTER COLUMN %s DROP NOT NULL.", table,
+                found = psprintf("column \"%s\" with a default, which the store does not write", NameStr(a->attname));
+                hint = psprintf("Drop its default (ALTER TABLE %s ALTER COLUMN %s DROP DEFAULT) or the column.", table,
                                 quote_identifier(NameStr(a->attname)));
             }
         }
@@ -312,9 +345,9 @@ void check_table(const Store& st, Relation rel) {
     if (found == nullptr) return;
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                     errmsg("the id_gen idempotency store cannot use table %s: it has %s", table, found),
-                    errdetail("The store writes the table's rows and index entries itself, without the executor, so "
-                              "triggers, rules, row-level security, CHECK constraints and columns of its own would "
-                              "be bypassed."),
+                    errdetail("The store writes the table's rows through the executor's single-row path, as logical "
+                              "replication applies changes: statement-level triggers, row-level security, rules "
+                              "and column defaults would be bypassed."),
                     errhint("%s", hint)));
 }
 
@@ -381,92 +414,220 @@ void row_from_tuple(const Store& st, Relation rel, HeapTuple tup, Row* row) {
     row->xmin = HeapTupleHeaderGetXmin(tup->t_data);
 }
 
-// The latest committed state of (role, scope, key), and this transaction's own changes: an index
-// scan of the primary key with a fresh snapshot. False when there is no such row.
-bool read_row(const Store& st, Relation rel, const NameData* role, const text* scope, const text* key, Row* row) {
-    ScanKeyData sk[3];
-    ScanKeyInit(&sk[0], st.att[kRole], BTEqualStrategyNumber, F_NAMEEQ, NameGetDatum(role));
-    ScanKeyInit(&sk[1], st.att[kScope], BTEqualStrategyNumber, F_TEXTEQ, PointerGetDatum(scope));
-    sk[1].sk_collation = C_COLLATION_OID;
-    ScanKeyInit(&sk[2], st.att[kKey], BTEqualStrategyNumber, F_TEXTEQ, PointerGetDatum(key));
-    sk[2].sk_collation = C_COLLATION_OID;
-    Snapshot snapshot = RegisterSnapshot(GetLatestSnapshot());
-    SysScanDesc scan = systable_beginscan(rel, st.pkey, true, snapshot, 3, sk);
-    HeapTuple tup = systable_getnext(scan);
-    const bool found = HeapTupleIsValid(tup);
-    if (found) row_from_tuple(st, rel, tup, row);
-    systable_endscan(scan);
-    UnregisterSnapshot(snapshot);
+// ---- the executor path -------------------------------------------------------------------------
+
+// One call's executor state for writing idempotency_keys, set up as the logical-replication apply
+// worker sets up its own (worker.c: create_edata_for_relation / finish_edata): a one-entry range
+// table, a ResultRelInfo with the table's indexes open, an EPQState for BEFORE ROW triggers, and
+// an AFTER-trigger query level. `found` holds the row version read and then locked; `out` the
+// row to write. Plain data: nothing here has a destructor (an error frees it with the
+// transaction's memory and resource owner).
+struct Exec {
+    EState* estate;
+    ResultRelInfo* rri;
+    EPQState epq;
+    Bitmapset** updated_cols;
+    TupleTableSlot* found;
+    TupleTableSlot* out;
+};
+
+void exec_open(Exec* x, Relation rel) {
+    x->estate = CreateExecutorState();
+    RangeTblEntry* rte = makeNode(RangeTblEntry);
+    rte->rtekind = RTE_RELATION;
+    rte->relid = RelationGetRelid(rel);
+    rte->relkind = rel->rd_rel->relkind;
+    rte->rellockmode = RowExclusiveLock;
+    IDGEN_INIT_RANGE_TABLE(x->estate, rte, &x->updated_cols);
+    x->rri = makeNode(ResultRelInfo);
+    InitResultRelInfo(x->rri, rel, 1, nullptr, 0);
+    // As the apply worker does: listed so that ExecGetTriggerResultRel() finds it, and never
+    // closed through the EState (the caller holds the relation).
+    x->estate->es_opened_result_relations = lappend(x->estate->es_opened_result_relations, x->rri);
+    x->estate->es_output_cid = GetCurrentCommandId(true);
+    ExecOpenIndices(x->rri, false);
+    IDGEN_EPQ_INIT(&x->epq, x->estate);
+    x->found = table_slot_create(rel, &x->estate->es_tupleTable);
+    x->out = ExecInitExtraTupleSlot(x->estate, RelationGetDescr(rel), &TTSOpsVirtual);
+    AfterTriggerBeginQuery();
+}
+
+void exec_close(Exec* x) {
+    AfterTriggerEndQuery(x->estate);  // fires the AFTER ROW triggers queued by the writes
+    EvalPlanQualEnd(&x->epq);
+    ExecCloseIndices(x->rri);
+    ExecResetTupleTable(x->estate->es_tupleTable, false);
+    FreeExecutorState(x->estate);
+}
+
+[[noreturn]] void serialization_failure() {
+    ereport(ERROR, (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+                    errmsg("could not serialize access due to concurrent update"),
+                    errdetail("Another transaction changed the idempotency key's row after this transaction's "
+                              "snapshot was taken."),
+                    errhint("Retry the transaction: it will see the key's latest state.")));
+}
+
+// The first row of the primary key matching `sk` visible to `snapshot`, into `slot`.
+bool scan_pkey(Relation rel, Relation index, Snapshot snapshot, ScanKeyData* sk, TupleTableSlot* slot) {
+    IndexScanDesc scan = IDGEN_INDEX_BEGINSCAN(rel, index, snapshot, 3);
+    index_rescan(scan, sk, 3, nullptr, 0);
+    const bool found = index_getnext_slot(scan, ForwardScanDirection, slot);
+    index_endscan(scan);
     return found;
 }
 
-HeapTuple form_row(const Store& st, Relation rel, const Row& row) {
-    TupleDesc desc = RelationGetDescr(rel);
-    auto* values = static_cast<Datum*>(palloc0(sizeof(Datum) * desc->natts));
-    auto* nulls = static_cast<bool*>(palloc(sizeof(bool) * desc->natts));
-    for (int i = 0; i < desc->natts; ++i) nulls[i] = true;  // dropped columns stay NULL
+void row_from_slot(const Store& st, Relation rel, TupleTableSlot* slot, Row* row) {
+    bool should_free = false;
+    HeapTuple tup = ExecFetchSlotHeapTuple(slot, false, &should_free);
+    row_from_tuple(st, rel, tup, row);
+    row->tid = slot->tts_tid;
+}
+
+// The key's row as this call decides on it: a search of the primary key with the index's own
+// comparison functions and collations. Under READ COMMITTED, the latest committed state (and this
+// transaction's own changes). Under REPEATABLE READ and SERIALIZABLE, the version the
+// transaction's snapshot sees, read as a SELECT of it would be (under SERIALIZABLE with a SIREAD
+// lock on that version, so SSI sees the read); when the latest version differs (another
+// transaction inserted, updated or deleted the row since the snapshot: the dirty snapshot finds
+// another version or none), 40001, as an UPDATE of the row would raise. False when there is no
+// such row.
+bool read_row(const Store& st, Relation rel, Exec* x, const NameData* role, const text* scope, const text* key,
+              Row* row) {
+    const Datum values[3] = {NameGetDatum(role), PointerGetDatum(scope), PointerGetDatum(key)};
+    ScanKeyData sk[3];
+    for (int i = 0; i < 3; ++i) {
+        ScanKeyInit(&sk[i], static_cast<AttrNumber>(i + 1), BTEqualStrategyNumber, st.pk_eq[i], values[i]);
+        sk[i].sk_collation = st.pk_coll[i];
+    }
+    Relation index = index_open(st.pkey, AccessShareLock);
+    bool found = false;
+    if (!IsolationUsesXactSnapshot()) {
+        Snapshot snapshot = RegisterSnapshot(GetLatestSnapshot());
+        found = scan_pkey(rel, index, snapshot, sk, x->found);
+        if (found) row_from_slot(st, rel, x->found, row);
+        UnregisterSnapshot(snapshot);
+    } else {
+        // The index is searched with a dirty snapshot, which takes no predicate lock (a search
+        // with an MVCC snapshot would take a SIREAD lock on every btree page it reads, and
+        // transactions beginning distinct keys on one page would fail with 40001: 0.01 to 0.25% of them
+        // in bench/idempotency_serializable.sh). Each row version it leads to is then fetched
+        // under the transaction's snapshot, which takes the SIREAD lock on the version read and
+        // checks for SSI's conflicts out, and under the dirty snapshot, which sees the latest.
+        // A key found by neither needs no predicate lock: another transaction can add it only
+        // through the primary key, where it meets this one's insert.
+        SnapshotData dirty;
+        InitDirtySnapshot(dirty);
+        Snapshot snapshot = RegisterSnapshot(GetTransactionSnapshot());
+        IndexScanDesc scan = IDGEN_INDEX_BEGINSCAN(rel, index, &dirty, 3);
+        index_rescan(scan, sk, 3, nullptr, 0);
+        IndexFetchTableData* fetch = table_index_fetch_begin(rel);
+        bool latest = false;
+        ItemPointerData latest_tid;
+        ItemPointerSetInvalid(&latest_tid);
+        ItemPointer tid;
+        while ((tid = index_getnext_tid(scan, ForwardScanDirection)) != nullptr) {
+            const ItemPointerData root = *tid;
+            ItemPointerData t = root;
+            bool call_again = false, all_dead = false;
+            if (!found && table_index_fetch_tuple(fetch, &t, snapshot, x->found, &call_again, &all_dead)) {
+                found = true;
+                row_from_slot(st, rel, x->found, row);
+            }
+            t = root;
+            call_again = false;
+            if (!latest && table_index_fetch_tuple(fetch, &t, &dirty, x->found, &call_again, &all_dead)) {
+                latest = true;
+                latest_tid = x->found->tts_tid;
+            }
+        }
+        table_index_fetch_end(fetch);
+        index_endscan(scan);
+        UnregisterSnapshot(snapshot);
+        if (latest != found || (found && !ItemPointerEquals(&latest_tid, &row->tid))) {
+            index_close(index, AccessShareLock);
+            serialization_failure();
+        }
+    }
+    ExecClearTuple(x->found);
+    index_close(index, AccessShareLock);
+    return found;
+}
+
+enum class Locked { kYes, kChanged, kBusy };
+
+// Locks the row version `old` was read from (FOR UPDATE), into x->found, as the executor locks a
+// row before it updates or deletes it. kChanged: another transaction updated or deleted it in
+// between (under READ COMMITTED, read it again; under REPEATABLE READ and SERIALIZABLE, 40001
+// unless `skip_changed`); kBusy: `wait` is false and another transaction holds a lock on it.
+Locked lock_row(Relation rel, Exec* x, const Row& old, bool wait, bool skip_changed = false) {
+    TM_FailureData tmfd;
+    ItemPointerData tid = old.tid;
+    const TM_Result r = table_tuple_lock(rel, &tid, GetLatestSnapshot(), x->found, GetCurrentCommandId(false),
+                                         LockTupleExclusive, wait ? LockWaitBlock : LockWaitSkip, 0, &tmfd);
+    switch (r) {
+        case TM_Ok:
+            return Locked::kYes;
+        case TM_WouldBlock:
+            return Locked::kBusy;
+        case TM_Updated:
+        case TM_Deleted:
+            if (!skip_changed && IsolationUsesXactSnapshot()) serialization_failure();
+            return Locked::kChanged;
+        case TM_SelfModified:
+            return Locked::kChanged;
+        default:
+            elog(ERROR, "unexpected result %d locking a row of idempotency_keys", static_cast<int>(r));
+    }
+    pg_unreachable();
+}
+
+// Fills x->out with `row`'s values; the table's other columns from `base` (the locked version,
+// for an update) or NULL (an insert). Updated columns are noted for the executor.
+void fill_out(const Store& st, Relation rel, Exec* x, const Row& row, TupleTableSlot* base) {
+    const TupleDesc desc = RelationGetDescr(rel);
+    TupleTableSlot* out = x->out;
+    ExecClearTuple(out);
+    if (base != nullptr) slot_getallattrs(base);
+    for (int i = 0; i < desc->natts; ++i) {
+        out->tts_values[i] = base != nullptr ? base->tts_values[i] : (Datum)0;
+        out->tts_isnull[i] = base != nullptr ? base->tts_isnull[i] : true;
+    }
+    Bitmapset* changed = nullptr;
     for (int c = 0; c < kNumCols; ++c) {
-        values[st.att[c] - 1] = row.v[c];
-        nulls[st.att[c] - 1] = row.null[c];
+        const int i = st.att[c] - 1;
+        if (base != nullptr) {
+            const Form_pg_attribute a = TupleDescAttr(desc, i);
+            const bool same = out->tts_isnull[i] == row.null[c] &&
+                              (row.null[c] || datumIsEqual(out->tts_values[i], row.v[c], a->attbyval, a->attlen));
+            if (!same) changed = bms_add_member(changed, st.att[c] - FirstLowInvalidHeapAttributeNumber);
+        }
+        out->tts_values[i] = row.null[c] ? (Datum)0 : row.v[c];
+        out->tts_isnull[i] = row.null[c];
     }
-    return heap_form_tuple(desc, values, nulls);
+    *x->updated_cols = changed;
+    ExecStoreVirtualTuple(out);
+    x->estate->es_output_cid = GetCurrentCommandId(true);
 }
 
-// The index entries of a new row version: in every index (an insert, an update that is not HOT),
-// or, with only_summarizing, in the summarizing (BRIN) ones only (a HOT update on 16 and later
-// that changed a column only they cover). The table has plain btree indexes; one a superuser adds
-// on plain columns is maintained too.
-void insert_index_entries(Relation rel, HeapTuple tup, bool only_summarizing = false) {
-    List* indexes = RelationGetIndexList(rel);
-    TupleTableSlot* slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
-    ExecStoreHeapTuple(tup, slot, false);
-    ListCell* lc;
-    foreach (lc, indexes) {
-        Relation index = index_open(lfirst_oid(lc), RowExclusiveLock);
-        if (only_summarizing && !IDGEN_INDEX_IS_SUMMARIZING(index)) {
-            index_close(index, NoLock);
-            continue;
-        }
-        IndexInfo* info = BuildIndexInfo(index);
-        if (info->ii_Expressions != NIL || info->ii_Predicate != NIL || info->ii_ExclusionOps != nullptr)
-            ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                            errmsg("index \"%s\" on idempotency_keys is not one the store can maintain",
-                                   RelationGetRelationName(index)),
-                            errdetail("Only indexes on plain columns, without a predicate, are supported.")));
-        if (info->ii_ReadyForInserts) {
-            Datum values[INDEX_MAX_KEYS];
-            bool isnull[INDEX_MAX_KEYS];
-            FormIndexDatum(info, slot, nullptr, values, isnull);
-            index_insert(index, values, isnull, &tup->t_self, rel,
-                         index->rd_index->indisunique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO, false, info);
-        }
-        index_close(index, NoLock);
-    }
-    ExecDropSingleTupleTableSlot(slot);
-    list_free(indexes);
-}
-
-void insert_row(const Store& st, Relation rel, const Row& row) {
-    HeapTuple tup = form_row(st, rel, row);
-    simple_heap_insert(rel, tup);
-    insert_index_entries(rel, tup);
+void insert_row(const Store& st, Relation rel, Exec* x, const Row& row) {
+    fill_out(st, rel, x, row, nullptr);
+    ExecSimpleRelationInsert(x->rri, x->estate, x->out);
     CommandCounterIncrement();  // later reads in this statement see it
 }
 
-// Replaces `old` (as read) with `row`. False when another transaction updated or deleted it in
-// between (after waiting for that transaction to end): read it again.
-bool update_row(const Store& st, Relation rel, const Row& old, const Row& row) {
-    HeapTuple tup = form_row(st, rel, row);
-    ItemPointerData otid = old.tid;
-    TM_FailureData tmfd;
-    LockTupleMode lockmode;
-    int indexes = IDGEN_INDEXES_ALL;
-    const TM_Result r = IDGEN_HEAP_UPDATE(rel, &otid, tup, GetCurrentCommandId(true), &tmfd, &lockmode, &indexes);
-    if (r == TM_Updated || r == TM_Deleted) return false;
-    if (r != TM_Ok) elog(ERROR, "unexpected result %d updating a row of idempotency_keys", static_cast<int>(r));
-    if (indexes != IDGEN_INDEXES_NONE) insert_index_entries(rel, tup, indexes == IDGEN_INDEXES_SUMMARIZING);
+// Replaces `old` (as read) with `row`: locks it, then updates it through the executor.
+// kChanged: read it again; kBusy (only without `wait`): another transaction holds it.
+Locked update_row(const Store& st, Relation rel, Exec* x, const Row& old, const Row& row, bool wait = true) {
+    const Locked l = lock_row(rel, x, old, wait);
+    if (l != Locked::kYes) return l;
+    fill_out(st, rel, x, row, x->found);
+    EvalPlanQualSetSlot(&x->epq, x->out);
+    ExecSimpleRelationUpdate(x->rri, x->estate, &x->epq, x->found, x->out);
+    ExecClearTuple(x->out);
+    ExecClearTuple(x->found);
     CommandCounterIncrement();
-    return true;
+    return Locked::kYes;
 }
 
 Datum text_datum(const text* t) { return PointerGetDatum(t); }
@@ -597,6 +758,8 @@ IDGEN_FUNCTION(idempotency_begin) {
     const Store* store = nullptr;
     Relation rel = open_table(store);
     const Store& st = *store;
+    Exec x;
+    exec_open(&x, rel);
 
     // A duplicate can poll for as long as the request's lock_timeout: what one reading of the row
     // allocates (its copy, the values of the row to write) is freed before the next, in a context
@@ -607,7 +770,15 @@ IDGEN_FUNCTION(idempotency_begin) {
         emit(fcinfo, state, row);
         MemoryContextSwitchTo(outer);
         MemoryContextDelete(pass);
+        exec_close(&x);
+        table_close(rel, NoLock);
         return (Datum)0;
+    };
+    // wait => false never waits, for the key lock or for the row: a row another transaction holds
+    // (its replay, or a finish not yet committed) is 55P03 at once.
+    const auto busy = [&]() {
+        in_flight_error(scope, key, "another transaction holds the key's row (a replay or a finish not yet committed).",
+                        "Retry later, or call idempotency_begin() with wait => true to wait for it.");
     };
     long sleep_ms = 1;
     for (;;) {
@@ -617,10 +788,9 @@ IDGEN_FUNCTION(idempotency_begin) {
         MemoryContextSwitchTo(pass);
         const TimestampTz at = GetCurrentTimestamp();
         Row old, row;
-        if (!read_row(st, rel, role, scope, key, &old)) {
+        if (!read_row(st, rel, &x, role, scope, key, &old)) {
             fresh(&row, role, scope, key, fingerprint, attempt_id, lock_timeout, retention, at);
-            insert_row(st, rel, row);
-            table_close(rel, NoLock);
+            insert_row(st, rel, &x, row);
             return done_with("new", row);
         }
         const bool done = old.done();
@@ -628,8 +798,9 @@ IDGEN_FUNCTION(idempotency_begin) {
         // holder of the role's name is another role's, never this one's: it is replaced as well.
         if (!old.mine() || (old.ts(kExpires) <= at && (done || old.ts(kLockedUntil) <= at))) {
             fresh(&row, role, scope, key, fingerprint, attempt_id, lock_timeout, retention, at);
-            if (!update_row(st, rel, old, row)) continue;
-            table_close(rel, NoLock);
+            const Locked l = update_row(st, rel, &x, old, row, wait);
+            if (l == Locked::kBusy) busy();
+            if (l == Locked::kChanged) continue;
             return done_with("new", row);
         }
         if (!fingerprints_equal(fingerprint, old.txt(kFingerprint)))
@@ -641,8 +812,9 @@ IDGEN_FUNCTION(idempotency_begin) {
         row = old;
         set(&row, kAttempts, Int32GetDatum(DatumGetInt32(old.v[kAttempts]) + 1));
         if (done) {
-            if (!update_row(st, rel, old, row)) continue;
-            table_close(rel, NoLock);
+            const Locked l = update_row(st, rel, &x, old, row, wait);
+            if (l == Locked::kBusy) busy();
+            if (l == Locked::kChanged) continue;
             // A replay changes nothing a duplicate must wait for (its attempt count is a row
             // update, which serializes replays by itself): the key's lock goes at once, so a
             // transaction replaying many keys does not hold a lock for each.
@@ -660,8 +832,9 @@ IDGEN_FUNCTION(idempotency_begin) {
             // Its request died (or is too slow): this one holds the key now, and resumes from the
             // last recovery point, if there is one.
             hold(&row, attempt_id, lock_timeout, retention, at);
-            if (!update_row(st, rel, old, row)) continue;
-            table_close(rel, NoLock);
+            const Locked l = update_row(st, rel, &x, old, row, wait);
+            if (l == Locked::kBusy) busy();
+            if (l == Locked::kChanged) continue;
             return done_with(row.null[kPoint] ? "new" : "resume", row);
         }
         const text* holder = old.txt(kAttempt);
@@ -690,12 +863,14 @@ void update_in_flight(const text* scope, const text* key, const text* attempt_id
     const Store* store = nullptr;
     Relation rel = open_table(store);
     const Store& st = *store;
+    Exec x;
+    exec_open(&x, rel);
     for (;;) {
         CHECK_FOR_INTERRUPTS();
         const TimestampTz at = GetCurrentTimestamp();
         Row old;
         const Shown k = shown(key), s = shown(scope);
-        if (!read_row(st, rel, role, scope, key, &old) || !old.mine())
+        if (!read_row(st, rel, &x, role, scope, key, &old) || !old.mine())
             ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                             errmsg("cannot %s idempotency key \"%s\": it is not in flight", action, k.text),
                             errdetail("Scope \"%s\" has no such key for role \"%s\" (never begun, or purged).", s.text,
@@ -726,8 +901,9 @@ void update_in_flight(const text* scope, const text* key, const text* attempt_id
             row.null[kLockedUntil] = true;
             set(&row, kFinished, ts_datum(at));
         }
-        if (update_row(st, rel, old, row)) break;
+        if (update_row(st, rel, &x, old, row) == Locked::kYes) break;
     }
+    exec_close(&x);
     table_close(rel, NoLock);
 }
 
@@ -762,7 +938,9 @@ IDGEN_FUNCTION(idempotency_recovery_point) {
 // role only, or of every role when the caller may DELETE from idempotency_keys (the keys it
 // could delete itself). A row another transaction has locked or changed is skipped, never waited
 // for; the deletions' row locks last until the caller's transaction ends, so call it in short
-// transactions (until it returns less than batch_size).
+// transactions (until it returns less than batch_size). Each row's memory is freed before the
+// next, and each pass starts where this backend's last call stopped (g_purge), so a call's work
+// follows batch_size, not the table's size or the dead entries earlier calls left.
 IDGEN_FUNCTION(idempotency_purge) {
     Interval* older_than = PG_ARGISNULL(0) ? nullptr : interval_arg(fcinfo, 0, "older_than", nullptr, true);
     if (PG_ARGISNULL(1)) ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("batch_size must not be null")));
@@ -785,32 +963,86 @@ IDGEN_FUNCTION(idempotency_purge) {
         cutoff = plus(at, &neg);
     }
     int64 deleted = 0;
-    // Pass 0: expired keys (the expiry index); pass 1: idle keys (the whole table), with older_than.
-    for (int pass = 0; pass < (older_than != nullptr ? 2 : 1) && deleted < batch; ++pass) {
-        ScanKeyData sk[1];
-        ScanKeyInit(&sk[0], st.att[kExpires], BTLessEqualStrategyNumber, F_TIMESTAMPTZ_LE, TimestampTzGetDatum(at));
-        Snapshot snapshot = RegisterSnapshot(GetLatestSnapshot());
-        SysScanDesc scan = pass == 0 ? systable_beginscan(rel, st.expires_index, true, snapshot, 1, sk)
-                                     : systable_beginscan(rel, InvalidOid, false, snapshot, 0, nullptr);
-        HeapTuple tup;
-        while (deleted < batch && HeapTupleIsValid(tup = systable_getnext(scan))) {
-            CHECK_FOR_INTERRUPTS();
-            Row row;
-            row_from_tuple(st, rel, tup, &row);
-            if (!row.done() && row.ts(kLockedUntil) > at) continue;  // held
-            if (pass == 1 && (row.ts(kUpdated) > cutoff ||
-                              (!every_role &&
-                               (!row.mine() || std::strcmp(NameStr(*DatumGetName(row.v[kRole])), NameStr(*role)) != 0))))
-                continue;
-            TM_FailureData tmfd;
-            ItemPointerData tid = row.tid;
-            if (heap_delete(rel, &tid, GetCurrentCommandId(true), InvalidSnapshot, false, &tmfd, false) == TM_Ok)
-                ++deleted;
+    Exec x;
+    exec_open(&x, rel);
+    if (g_purge.db != MyDatabaseId || g_purge.relid != st.relid) {
+        g_purge.db = MyDatabaseId;
+        g_purge.relid = st.relid;
+        g_purge.expired_from = DT_NOBEGIN;
+        g_purge.idle_from = 0;
+    }
+    // What one row costs (its copy, the delete's allocations) is freed before the next.
+    MemoryContext outer = CurrentMemoryContext;
+    MemoryContext per_row = AllocSetContextCreate(outer, "id_gen idempotency_purge row", ALLOCSET_DEFAULT_SIZES);
+    TupleTableSlot* slot = table_slot_create(rel, &x.estate->es_tupleTable);
+    // One candidate row, in slot: deleted (through the executor) unless held, or (pass 1) not
+    // idle long enough or another role's, or locked or changed by another transaction.
+    const auto consider = [&](bool idle_pass) {
+        CHECK_FOR_INTERRUPTS();
+        MemoryContextReset(per_row);
+        MemoryContextSwitchTo(per_row);
+        Row row;
+        row_from_slot(st, rel, slot, &row);
+        bool go = row.done() || row.ts(kLockedUntil) <= at;  // not held
+        if (go && idle_pass)
+            go = row.ts(kUpdated) <= cutoff &&
+                 (every_role || (row.mine() && std::strcmp(NameStr(*DatumGetName(row.v[kRole])), NameStr(*role)) == 0));
+        if (go && lock_row(rel, &x, row, false, true) == Locked::kYes) {
+            EvalPlanQualSetSlot(&x.epq, x.found);
+            ExecSimpleRelationDelete(x.rri, x.estate, &x.epq, x.found);
+            ExecClearTuple(x.found);
+            ++deleted;
         }
-        systable_endscan(scan);
-        UnregisterSnapshot(snapshot);
+        MemoryContextSwitchTo(outer);
+    };
+    Snapshot snapshot = RegisterSnapshot(GetLatestSnapshot());
+    // Pass 0: expired keys, a range scan of the expiry index from where this backend's last call
+    // stopped (a call that reaches the end starts the next one from the beginning again), so a
+    // call reads about batch_size index entries, not those of every key deleted before it.
+    {
+        Relation index = index_open(st.expires_index, AccessShareLock);
+        ScanKeyData sk[2];
+        ScanKeyInit(&sk[0], 1, BTGreaterEqualStrategyNumber, F_TIMESTAMPTZ_GE, TimestampTzGetDatum(g_purge.expired_from));
+        ScanKeyInit(&sk[1], 1, BTLessEqualStrategyNumber, F_TIMESTAMPTZ_LE, TimestampTzGetDatum(at));
+        IndexScanDesc scan = IDGEN_INDEX_BEGINSCAN(rel, index, snapshot, 2);
+        index_rescan(scan, sk, 2, nullptr, 0);
+        TimestampTz last = g_purge.expired_from;
+        while (deleted < batch && index_getnext_slot(scan, ForwardScanDirection, slot)) {
+            bool isnull = false;
+            const Datum e = slot_getattr(slot, st.att[kExpires], &isnull);
+            if (!isnull) last = DatumGetTimestampTz(e);
+            consider(false);
+        }
+        index_endscan(scan);
+        index_close(index, AccessShareLock);
+        g_purge.expired_from = deleted < batch ? DT_NOBEGIN : last;
         CommandCounterIncrement();
     }
+    // Pass 1 (older_than): idle keys. No index serves updated_at (one would cost every finish its
+    // heap-only update), so the heap is read in TID ranges from the block where this backend's last
+    // call stopped, around to it: a call that fills its batch reads about a batch of rows; a call
+    // that finds fewer reads the table once, which ends a purge loop.
+    if (older_than != nullptr && deleted < batch) {
+        const BlockNumber start = g_purge.idle_from < RelationGetNumberOfBlocks(rel) ? g_purge.idle_from : 0;
+        BlockNumber last = start;
+        for (int leg = 0; leg < 2 && deleted < batch; ++leg) {
+            if (leg == 1 && start == 0) break;
+            ItemPointerData lo, hi;
+            ItemPointerSet(&lo, leg == 0 ? start : 0, FirstOffsetNumber);
+            ItemPointerSet(&hi, leg == 0 ? MaxBlockNumber : start - 1, MaxOffsetNumber);
+            TableScanDesc scan = table_beginscan_tidrange(rel, snapshot, &lo, &hi);
+            while (deleted < batch && table_scan_getnextslot_tidrange(scan, ForwardScanDirection, slot)) {
+                last = ItemPointerGetBlockNumber(&slot->tts_tid);
+                consider(true);
+            }
+            table_endscan(scan);
+        }
+        g_purge.idle_from = deleted < batch ? 0 : last;
+        CommandCounterIncrement();
+    }
+    UnregisterSnapshot(snapshot);
+    MemoryContextDelete(per_row);
+    exec_close(&x);
     table_close(rel, NoLock);
     PG_RETURN_INT64(deleted);
 }

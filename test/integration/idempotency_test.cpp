@@ -6,9 +6,9 @@
 // killed inside its transaction (the key is free at once), a reply lost after the commit,
 // application roles that are not superusers, the owner of public planting look-alikes, purge in
 // batches next to a locked row, the table's indexes (amcheck) and heap-only updates through every
-// write path, large responses, a crash, pg_dump, a table with triggers, rules, row-level
-// security or constraints the store would bypass (refused), roles renamed, dropped and created
-// again with the same name, and a FOR ALL TABLES publication.
+// write path, large responses, a crash, pg_dump, a table with what the executor's single-row
+// path would not run (refused) and with what it applies (enforced), roles renamed, dropped and
+// created again with the same name, and a FOR ALL TABLES publication.
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
 
@@ -140,7 +140,7 @@ int waiting_on_key_lock(pqxx::transaction_base& tx, const std::string& db) {
         .as<int>();
 }
 
-// The store writes its table's index entries itself: amcheck finds every row version in each
+// The store's writes maintain the table's indexes: amcheck finds every row version in each
 // index (heapallindexed) and the btrees well-formed.
 void expect_indexes_intact(const std::string& dsn) {
     pqxx::connection c(dsn);
@@ -461,28 +461,42 @@ TEST(Idempotency, WaitingDuplicateDoesNotGrowItsMemory) {
         << first << ", " << second << " and " << third << " bytes in use after 1.5, 4 and 6.5 s of waiting";
 }
 
-// Whatever the isolation level, idempotency_begin() decides on the key's latest committed state:
-// a REPEATABLE READ transaction whose snapshot is older than a duplicate's finish replays it.
+// Under REPEATABLE READ, idempotency_begin() behaves as an UPDATE of the key's row would (0.3.0;
+// before, it decided on the latest committed state whatever the snapshot): a transaction whose
+// snapshot is older than a duplicate's finish waits for the key, then fails with 40001, and its
+// retry, with a new snapshot, replays the response.
 TEST(Idempotency, RepeatableReadSeesTheLatestState) {
     idgen::it::ScratchDb db("it_idem_rr");
     pqxx::connection a(db.dsn());
     pqxx::connection b(db.dsn());
     pqxx::nontransaction other(b);
     EXPECT_EQ(begin(other, "POST /orders", "k", "fp", true, "first", "1 hour").state, "new");
-    pqxx::work rr(a, "rr");
+    std::string code;
+    {
+        pqxx::work rr(a, "rr");
+        rr.exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+        EXPECT_EQ(rr.exec1("SELECT count(*) FROM pg_class")[0].as<long>() > 0, true);  // the snapshot is taken
+        std::thread finisher([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            pqxx::connection c(db.dsn());
+            pqxx::nontransaction tx(c);
+            tx.exec("SELECT idempotency_finish('POST /orders', 'k', '{\"done\": true}', 'first')");
+        });
+        try {
+            begin(rr, "POST /orders", "k", "fp", true, "second");
+        } catch (const pqxx::serialization_failure&) {  // libpqxx 6.4: not an sql_error
+            code = "40001";
+        } catch (const pqxx::sql_error& e) {
+            code = e.sqlstate();
+        }
+        finisher.join();
+    }
+    EXPECT_EQ(code, "40001");
+    pqxx::work rr(a, "rr2");
     rr.exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-    EXPECT_EQ(rr.exec1("SELECT count(*) FROM pg_class")[0].as<long>() > 0, true);  // the snapshot is taken
-    Begun waited;
-    std::thread finisher([&] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        pqxx::connection c(db.dsn());
-        pqxx::nontransaction tx(c);
-        tx.exec("SELECT idempotency_finish('POST /orders', 'k', '{\"done\": true}', 'first')");
-    });
-    waited = begin(rr, "POST /orders", "k", "fp", true, "second");
-    finisher.join();
-    EXPECT_EQ(waited.state, "replay");
-    EXPECT_EQ(waited.response, "{\"done\": true}");
+    const Begun retried = begin(rr, "POST /orders", "k", "fp", true, "second");
+    EXPECT_EQ(retried.state, "replay");
+    EXPECT_EQ(retried.response, "{\"done\": true}");
     rr.commit();
 }
 
@@ -963,17 +977,15 @@ TEST(Idempotency, KeysSurviveDumpAndRestore) {
 }
 
 
-// The store writes idempotency_keys below the executor, so what a superuser adds to the table
-// that the executor would run on a write (a trigger, a foreign key's triggers, a rule, row-level
-// security, a CHECK constraint, a column the store does not know, NOT NULL on a column it may
-// leave NULL) would be bypassed. Every call refuses instead (0A000, the table and the thing named,
-// a hint saying what to drop), and works again once it is dropped; a trigger never fires.
+// The store writes idempotency_keys through the executor's single-row path (0.3.0), which does
+// not run statement-level triggers, transition tables, row-level security, rules or column
+// defaults: while the table has one of those every call refuses (0A000, the table and the thing
+// named, a hint saying what to drop); once it is dropped the calls work again.
 TEST(Idempotency, RefusesATableWithWhatItWouldBypass) {
     idgen::it::ScratchDb db("it_idem_guard");
     exec(db.dsn(), "CREATE TABLE fired (what text);"
                    "CREATE FUNCTION note() RETURNS trigger LANGUAGE plpgsql AS "
                    "$$BEGIN INSERT INTO fired VALUES (TG_OP); RETURN NEW; END$$;"
-                   "CREATE TABLE refs (r name, s text, k text);"
                    "SELECT * FROM idempotency_begin('s', 'held', 'f', lock_timeout => '1 hour')");
     struct Case {
         const char* add;
@@ -982,26 +994,20 @@ TEST(Idempotency, RefusesATableWithWhatItWouldBypass) {
         const char* hint;   // in the hint
     };
     const Case cases[] = {
-        {"CREATE TRIGGER t1 BEFORE INSERT OR UPDATE OR DELETE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION note()",
-         "DROP TRIGGER t1 ON idempotency_keys", "trigger \"t1\"", "DROP TRIGGER t1 ON public.idempotency_keys"},
         {"CREATE TRIGGER t2 AFTER DELETE ON idempotency_keys FOR EACH STATEMENT EXECUTE FUNCTION note();"
          "ALTER TABLE idempotency_keys DISABLE TRIGGER t2",
-         "DROP TRIGGER t2 ON idempotency_keys", "trigger \"t2\"", "DROP TRIGGER t2"},
+         "DROP TRIGGER t2 ON idempotency_keys", "statement-level trigger \"t2\"", "DROP TRIGGER t2 ON public.idempotency_keys"},
+        {"CREATE TRIGGER t3 AFTER INSERT ON idempotency_keys REFERENCING NEW TABLE AS n FOR EACH ROW EXECUTE FUNCTION note()",
+         "DROP TRIGGER t3 ON idempotency_keys", "trigger with a transition table \"t3\"", "DROP TRIGGER t3"},
         {"ALTER TABLE idempotency_keys ENABLE ROW LEVEL SECURITY",
          "ALTER TABLE idempotency_keys DISABLE ROW LEVEL SECURITY", "row-level security enabled",
          "DISABLE ROW LEVEL SECURITY"},
-        {"ALTER TABLE idempotency_keys ADD CONSTRAINT few CHECK (attempts < 100)",
-         "ALTER TABLE idempotency_keys DROP CONSTRAINT few", "CHECK constraint \"few\"", "DROP CONSTRAINT few"},
-        {"ALTER TABLE refs ADD CONSTRAINT refs_key FOREIGN KEY (r, s, k) REFERENCES idempotency_keys (role_name, scope, key)",
-         "ALTER TABLE refs DROP CONSTRAINT refs_key", "constraint \"refs_key\" on public.refs",
-         "ALTER TABLE public.refs DROP CONSTRAINT refs_key"},
         {"CREATE RULE copy AS ON INSERT TO idempotency_keys DO ALSO INSERT INTO fired VALUES ('rule')",
          "DROP RULE copy ON idempotency_keys", "a rule", "DROP RULE"},
         {"ALTER TABLE idempotency_keys ADD COLUMN tenant text NOT NULL DEFAULT 'a'",
-         "ALTER TABLE idempotency_keys DROP COLUMN tenant", "column \"tenant\"", "DROP COLUMN tenant"},
-        {"ALTER TABLE idempotency_keys ALTER COLUMN fingerprint SET NOT NULL",
-         "ALTER TABLE idempotency_keys ALTER COLUMN fingerprint DROP NOT NULL", "NOT NULL constraint on column \"fingerprint\"",
-         "ALTER COLUMN fingerprint DROP NOT NULL"},
+         "ALTER TABLE idempotency_keys DROP COLUMN tenant", "column \"tenant\" with a default", "DROP DEFAULT"},
+        {"ALTER TABLE idempotency_keys ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY",
+         "ALTER TABLE idempotency_keys DROP COLUMN seq", "column \"seq\" with a default", "DROP DEFAULT"},
     };
     int n = 0;
     for (const Case& c : cases) {
@@ -1036,18 +1042,67 @@ TEST(Idempotency, RefusesATableWithWhatItWouldBypass) {
         EXPECT_EQ(begin(tx, "s", k, "f").state, "new");
         EXPECT_EQ(tx.exec1("SELECT count(*) FROM fired")[0].as<int>(), 0);
     }
-    // An index the store cannot maintain (an expression) is refused when a new key needs entries.
-    exec(db.dsn(), "CREATE INDEX idem_lower_key ON idempotency_keys (lower(key))");
-    std::string message;
-    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT * FROM idempotency_begin('s', 'by-index', 'f')", &message), "0A000");
-    EXPECT_NE(message.find("index \"idem_lower_key\" on idempotency_keys is not one the store can maintain"),
-              std::string::npos) << message;
-    exec(db.dsn(), "DROP INDEX idem_lower_key");
     pqxx::connection conn(db.dsn());
     pqxx::nontransaction tx(conn);
     tx.exec("SELECT idempotency_finish('s', 'held', '{\"ok\": true}')");
     EXPECT_EQ(begin(tx, "s", "held", "f").response, "{\"ok\": true}");
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys")[0].as<int>(), n + 1);
+}
+
+// What the executor's single-row path applies (refused before 0.3.0, when the store wrote the heap
+// and index entries itself) now applies to the store's writes as to a plain INSERT, UPDATE or
+// DELETE: row triggers fire, CHECK and NOT NULL constraints and foreign keys (either way) are
+// enforced with their SQLSTATEs, expression and partial indexes are maintained (amcheck), and a
+// column of the table's own without a default is NULL in a new key and kept by every update.
+TEST(Idempotency, ExecutorPathAppliesWhatTheTableAdds) {
+    idgen::it::ScratchDb db("it_idem_executor");
+    exec(db.dsn(), "CREATE TABLE fired (what text, k text);"
+                   "CREATE FUNCTION note() RETURNS trigger LANGUAGE plpgsql AS "
+                   "$$BEGIN INSERT INTO fired VALUES (TG_OP, coalesce(NEW.key, OLD.key)); "
+                   "RETURN coalesce(NEW, OLD); END$$;"
+                   "CREATE TRIGGER t1 BEFORE INSERT OR UPDATE OR DELETE ON idempotency_keys "
+                   "FOR EACH ROW EXECUTE FUNCTION note()");
+    pqxx::connection conn(db.dsn());
+    pqxx::nontransaction tx(conn);
+    EXPECT_EQ(begin(tx, "s", "a", "f").state, "new");
+    tx.exec("SELECT idempotency_finish('s', 'a', '{}')");
+    EXPECT_EQ(begin(tx, "s", "a", "f").state, "replay");
+    EXPECT_EQ(tx.exec1("SELECT string_agg(what, ',') FROM fired")[0].c_str(), std::string("INSERT,UPDATE,UPDATE"));
+    exec(db.dsn(), "DROP TRIGGER t1 ON idempotency_keys");
+
+    // CHECK: the third attempt breaks it, as an UPDATE setting attempts = 3 would.
+    exec(db.dsn(), "ALTER TABLE idempotency_keys ADD CONSTRAINT few CHECK (attempts < 3)");
+    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT * FROM idempotency_begin('s', 'a', 'f')"), "23514");
+    exec(db.dsn(), "ALTER TABLE idempotency_keys DROP CONSTRAINT few");
+    // NOT NULL on a column the store may leave NULL.
+    exec(db.dsn(), "ALTER TABLE idempotency_keys ALTER COLUMN fingerprint SET NOT NULL");
+    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT * FROM idempotency_begin('s', 'no-fingerprint', NULL)"), "23502");
+    EXPECT_EQ(begin(tx, "s", "with-fingerprint", "f").state, "new");
+    exec(db.dsn(), "ALTER TABLE idempotency_keys ALTER COLUMN fingerprint DROP NOT NULL");
+    // A foreign key from the table, and one to it.
+    exec(db.dsn(), "CREATE TABLE scopes (scope text COLLATE \"C\" PRIMARY KEY); INSERT INTO scopes VALUES ('s');"
+                   "ALTER TABLE idempotency_keys ADD CONSTRAINT known_scope FOREIGN KEY (scope) REFERENCES scopes");
+    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT * FROM idempotency_begin('unknown', 'k', 'f')"), "23503");
+    EXPECT_EQ(begin(tx, "s", "b", "f").state, "new");
+    exec(db.dsn(), "ALTER TABLE idempotency_keys DROP CONSTRAINT known_scope;"
+                   "CREATE TABLE refs (r name, s text COLLATE \"C\", k text COLLATE \"C\","
+                   " FOREIGN KEY (r, s, k) REFERENCES idempotency_keys (role_name, scope, key));"
+                   "INSERT INTO refs VALUES (current_user, 's', 'a')");
+    EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT idempotency_purge(older_than => '0')"), "23503");
+    exec(db.dsn(), "DROP TABLE refs");
+    // Indexes the store could not maintain before, and a column of the table's own.
+    exec(db.dsn(), "CREATE INDEX idem_lower_key ON idempotency_keys (lower(key));"
+                   "CREATE INDEX idem_done ON idempotency_keys (finished_at) WHERE state = 'done';"
+                   "ALTER TABLE idempotency_keys ADD COLUMN note text");
+    EXPECT_EQ(begin(tx, "s", "By-Index", "f").state, "new");
+    tx.exec("UPDATE idempotency_keys SET note = 'kept' WHERE key = 'By-Index'");
+    tx.exec("SELECT idempotency_finish('s', 'By-Index', '{}')");
+    EXPECT_EQ(begin(tx, "s", "By-Index", "f").state, "replay");
+    EXPECT_EQ(tx.exec1("SELECT note FROM idempotency_keys WHERE key = 'By-Index'")[0].c_str(), std::string("kept"));
+    EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys WHERE lower(key) = 'by-index'")[0].as<int>(), 1);
+    tx.exec("CREATE EXTENSION IF NOT EXISTS amcheck");
+    tx.exec("SELECT bt_index_check(i, true) FROM unnest(ARRAY['idem_lower_key', 'idem_done', "
+            "'idempotency_keys_pkey', 'idempotency_keys_expires_at']::regclass[]) i");
 }
 
 namespace roles {
