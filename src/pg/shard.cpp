@@ -345,16 +345,34 @@ CachedShard lookup_shard(const Tables& t, Oid fn_oid) {
 // while an invalidation that may concern it was processed (its function, its schema, a sinval
 // reset, either table) is read again, and is used uncached if that keeps happening: it was read
 // under the lock, so its rows are current, and only the next call must not trust it blindly.
+//
+// The entry last returned is also kept aside (g_last), for the calls of one statement: it is used
+// while this transaction holds the locks (g_locked) and no entry has been dropped since it was
+// read (g_shards_generation), which is what the hash table's own entry would say, one hash lookup
+// sooner.
+CachedShard g_last{};
+std::uint64_t g_last_generation = 0;
+
 CachedShard current_shard(Oid fn_oid) {
+    if (g_locked && OidIsValid(g_tables.registry) && g_last.fn_oid == fn_oid && OidIsValid(fn_oid) &&
+        g_last_generation == g_shards_generation && g_last.node_id == idgen::pg::g_node_id)
+        return g_last;
     const Tables t = lock_tables();
+    const std::uint64_t before = g_shards_generation;
     auto* hit = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_FIND, nullptr));
-    if (hit != nullptr && hit->valid && hit->node_id == idgen::pg::g_node_id) return *hit;
+    if (hit != nullptr && hit->valid && hit->node_id == idgen::pg::g_node_id) {
+        g_last = *hit;
+        g_last_generation = before;
+        return g_last;
+    }
     for (int attempt = 0;; ++attempt) {
         const std::uint64_t generation = g_shards_generation;
         const CachedShard entry = lookup_shard(t, fn_oid);
         if (generation == g_shards_generation) {
             auto* slot = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_ENTER, nullptr));
             *slot = entry;
+            g_last = entry;
+            g_last_generation = generation;
             return entry;
         }
         if (attempt >= 3) return entry;
@@ -393,6 +411,7 @@ IDGEN_FUNCTION(shard_next_id) {
         auto* cached = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_FIND, nullptr));
         if (cached != nullptr && cached->valid && cached->in_block && cached->valid_from_ms == entry.valid_from_ms)
             cached->block_valid = true;
+        if (g_last.fn_oid == fn_oid && g_last.in_block && g_last.valid_from_ms == entry.valid_from_ms) g_last.block_valid = true;
     }
     const idgen::SnowflakeLayout l = idgen::shard_block_layout(entry.epoch_ms, entry.seq_bits);
     const std::uint32_t field = (static_cast<std::uint32_t>(entry.shard) << (10 - entry.seq_bits)) |
