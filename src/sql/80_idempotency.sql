@@ -8,8 +8,9 @@
 -- only when both match, so a new role given a dropped or renamed role's name does not inherit its
 -- keys. The table is the extension owner's and no other role has a privilege on it. The
 -- functions are C: they read current_user themselves, so a caller cannot name another role, and
--- read and write the table directly (found by OID from pg_extension, as catalog code does), so no
--- SQL text is resolved by name, or planned, while a request runs.
+-- read and write the table found by OID from pg_extension (since 0.3.0 through the executor's
+-- single-row path, as the logical replication apply worker writes), so no SQL text is resolved by
+-- name, or planned, while a request runs.
 -------------------------------------------------------------------------------
 
 CREATE TABLE idempotency_keys (
@@ -33,9 +34,9 @@ CREATE TABLE idempotency_keys (
     expires_at          timestamptz NOT NULL,
     CONSTRAINT idempotency_keys_pkey PRIMARY KEY (role_name, scope, key)
 ) WITH (fillfactor = 80);
--- Only the functions below write rows (and check what they write). They write the heap and the
--- indexes directly, so they refuse to write while the table has triggers, rules, row-level
--- security, CHECK constraints or columns of its own that they would bypass. Every key is updated
+-- Only the functions below write rows (and check what they write). Their path applies constraints,
+-- row triggers and every index, but not statement triggers, rules or row-level security, so they
+-- refuse to write while the table has those (or a column of its own with a default). Every key is updated
 -- at least once (its finish; each replay counts an attempt), never in an indexed column: the free
 -- space lets those updates stay on the page, heap-only (HOT), with no new index entries. The index
 -- on expires_at (set when a request is granted the key) serves purges.
