@@ -8,11 +8,13 @@ extern "C" {
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "catalog/dependency.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_extension.h"
 #include "catalog/pg_proc.h"
 #include "commands/extension.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
 }
@@ -29,6 +31,17 @@ Oid extension_schema() {
     systable_endscan(scan);
     table_close(rel, AccessShareLock);
     return nsp;
+}
+
+Oid extension_table(const char* name, Oid extnsp) {
+    const Oid relid = get_relname_relid(name, extnsp);
+    if (!OidIsValid(relid) || getExtensionOfObject(RelationRelationId, relid) != get_extension_oid("id_gen", false))
+        return InvalidOid;
+    if (get_rel_relkind(relid) != RELKIND_RELATION)
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("the id_gen table %s is not a plain table", name),
+                        errhint("Reinstall the id_gen extension.")));
+    return relid;
 }
 
 Oid extension_function(const char* name, int nargs, const Oid* argtypes, const char* user) {

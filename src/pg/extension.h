@@ -19,6 +19,13 @@ namespace idgen::pg {
 // (PostgreSQL 15 does not export get_extension_schema().)
 Oid extension_schema();
 
+// The table `name` of the id_gen extension in schema `extnsp` (its schema, from extension_schema()):
+// its OID when it is a member of the extension, InvalidOid when the schema has no relation of that
+// name or one that is not the extension's (a table someone else put there, say before ALTER
+// EXTENSION ... UPDATE made the real one, is never read). Raises 55000 when the member is not a
+// plain table. Takes no lock: callers lock it, then trust what they read of it.
+Oid extension_table(const char* name, Oid extnsp);
+
 // The function `name`(argtypes) of the id_gen extension: in its schema and a member of it.
 // Raises 55000 naming `user` (what needs it) when it is missing.
 Oid extension_function(const char* name, int nargs, const Oid* argtypes, const char* user);

@@ -56,13 +56,11 @@ extern "C" {
 #include "parser/parse_relation.h"
 #include "storage/predicate.h"
 #include "utils/datum.h"
-#include "catalog/dependency.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_constraint.h"
 #include "catalog/pg_type.h"
-#include "commands/extension.h"
 #include "common/hashfn.h"
 #include "executor/tuptable.h"
 #include "funcapi.h"
@@ -220,10 +218,8 @@ Oid find_table() {
     if (!OidIsValid(nsp))
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("the id_gen extension is not installed in this database")));
-    const Oid ext = get_extension_oid("id_gen", false);
-    const Oid relid = get_relname_relid("idempotency_keys", nsp);
-    if (!OidIsValid(relid) || getExtensionOfObject(RelationRelationId, relid) != ext) store_missing("idempotency_keys");
-    if (get_rel_relkind(relid) != RELKIND_RELATION) store_missing("idempotency_keys is not a plain table");
+    const Oid relid = idgen::pg::extension_table("idempotency_keys", nsp);
+    if (!OidIsValid(relid)) store_missing("idempotency_keys");
     return relid;
 }
 

@@ -26,9 +26,7 @@ extern "C" {
 #include "access/skey.h"
 #include "access/stratnum.h"
 #include "access/table.h"
-#include "catalog/dependency.h"
 #include "catalog/pg_type.h"
-#include "commands/extension.h"
 #include "commands/trigger.h"
 #include "miscadmin.h"
 #include "catalog/pg_collation.h"
@@ -129,9 +127,8 @@ Table key_table() {
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("the id_gen extension is not installed in this database")));
     // A member of the extension: nobody else can drop, rename or replace it.
-    const Oid ext = get_extension_oid("id_gen", false);
-    const Oid relid = get_relname_relid("permute_keys", nsp);
-    if (!OidIsValid(relid) || getExtensionOfObject(RelationRelationId, relid) != ext) table_missing("permute_keys");
+    const Oid relid = idgen::pg::extension_table("permute_keys", nsp);
+    if (!OidIsValid(relid)) table_missing("permute_keys");
     Table t{};
     t.relid = relid;
     const char* names[] = {"name", "key", "domain", "tweak"};

@@ -17,13 +17,10 @@ extern "C" {
 #include "access/skey.h"
 #include "access/stratnum.h"
 #include "access/table.h"
-#include "catalog/dependency.h"
-#include "catalog/pg_class.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "miscadmin.h"
-#include "commands/extension.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
@@ -81,9 +78,8 @@ Registry& registry(FunctionCallInfo fcinfo, const char* user) {
                         errhint("%s reads the prefix registry of the id_gen extension.", user)));
     // An extension member and a plain table: its schema's owner can neither drop nor rename it,
     // and a table someone else put there under that name is never read.
-    const Oid relid = get_relname_relid("prefix_registry", extnsp);
-    if (!OidIsValid(relid) || getExtensionOfObject(RelationRelationId, relid) != get_extension_oid("id_gen", false) ||
-        get_rel_relkind(relid) != RELKIND_RELATION)
+    const Oid relid = idgen::pg::extension_table("prefix_registry", extnsp);
+    if (!OidIsValid(relid))
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("the id_gen prefix registry is missing"), errhint("Reinstall the id_gen extension.")));
     // Locked before its shape is read (taking the lock processes invalidations), and kept to the

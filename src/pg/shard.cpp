@@ -41,9 +41,6 @@ extern "C" {
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 #include "access/xact.h"
-#include "catalog/dependency.h"
-#include "catalog/pg_class.h"
-#include "commands/extension.h"
 #include "storage/lmgr.h"
 #include "utils/hsearch.h"
 }
@@ -109,8 +106,7 @@ Tables g_tables{};
 // processed while g_tables is empty (between transactions, before the next lookup) still drops
 // the entries read from them.
 Oid g_known_registry = InvalidOid, g_known_blocks = InvalidOid;
-std::uint64_t g_tables_generation = 0;  // bumped whenever g_tables is dropped
-std::uint64_t g_shards_generation = 0;  // bumped whenever an entry of g_shards may have been dropped
+std::uint64_t g_shards_generation = 0;  // bumped whenever g_tables or an entry of g_shards may have been dropped
 bool g_locked = false;                  // this transaction holds ShareLock on both tables
 bool g_callbacks_registered = false;
 
@@ -141,7 +137,6 @@ void on_relcache(Datum, Oid relid) {
         (OidIsValid(g_known_blocks) && relid == g_known_blocks)) {
         drop_all_shards();
         g_tables = Tables{};
-        ++g_tables_generation;
     }
 }
 
@@ -165,20 +160,6 @@ void register_callbacks() {
     g_callbacks_registered = true;
 }
 
-// The extension's table `name`: its OID when it is a plain table of the extension, InvalidOid
-// when the extension's schema has no relation of that name or one that is not the extension's
-// (a table planted there before ALTER EXTENSION ... UPDATE made the real one is never read).
-// Raises when the relation is the extension's but not a plain table.
-Oid extension_table(const char* name, Oid extnsp, Oid ext) {
-    const Oid relid = get_relname_relid(name, extnsp);
-    if (!OidIsValid(relid) || getExtensionOfObject(RelationRelationId, relid) != ext) return InvalidOid;
-    if (get_rel_relkind(relid) != RELKIND_RELATION)
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("the id_gen table %s is not a plain table", name),
-                        errhint("Reinstall the id_gen extension.")));
-    return relid;
-}
-
 AttrNumber column(Oid relid, const char* table, const char* name, Oid type) {
     const AttrNumber a = get_attnum(relid, name);
     if (a == InvalidAttrNumber || get_atttype(relid, a) != type)
@@ -195,9 +176,8 @@ Tables find_tables() {
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("the id_gen extension is not installed in this database"),
                         errhint("A shard's next_id() reads the shard registry of the id_gen extension.")));
-    const Oid ext = get_extension_oid("id_gen", false);
     Tables t{};
-    t.registry = extension_table("shard_registry", extnsp, ext);
+    t.registry = idgen::pg::extension_table("shard_registry", extnsp);
     if (!OidIsValid(t.registry))
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("the id_gen shard registry is missing"),
@@ -205,7 +185,7 @@ Tables find_tables() {
     t.r_shard = column(t.registry, "shard_registry", "shard", INT4OID);
     t.r_schema = column(t.registry, "shard_registry", "schema_name", NAMEOID);
     t.r_epoch = column(t.registry, "shard_registry", "epoch", TIMESTAMPTZOID);
-    t.blocks = extension_table("shard_blocks", extnsp, ext);
+    t.blocks = idgen::pg::extension_table("shard_blocks", extnsp);
     if (OidIsValid(t.blocks)) {
         t.b_shard = column(t.blocks, "shard_blocks", "shard", INT4OID);
         t.b_node = column(t.blocks, "shard_blocks", "node_id", INT4OID);
@@ -232,12 +212,12 @@ Tables lock_tables() {
             g_known_registry = g_tables.registry;
             if (OidIsValid(g_tables.blocks)) g_known_blocks = g_tables.blocks;
         }
-        const std::uint64_t generation = g_tables_generation;
+        const std::uint64_t generation = g_shards_generation;
         const Tables t = g_tables;
         LockRelationOid(t.registry, ShareLock);
         if (OidIsValid(t.blocks)) LockRelationOid(t.blocks, ShareLock);
         // Invalidations may also arrive while the second lock is taken: check after both.
-        if (generation == g_tables_generation) {
+        if (generation == g_shards_generation) {
             g_locked = true;
             return t;
         }
