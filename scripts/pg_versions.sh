@@ -14,10 +14,15 @@
 #   IDGEN_DEBIAN_MIRROR   Debian mirror (default: the one in /etc/apt/sources.list*)
 #   IDGEN_PG_CONTRIB      contrib modules installed with the server (default: amcheck)
 #   IDGEN_PG_BUILD_JOBS   make -j (default 2)
+#   IDGEN_PG_LLVM         the majors built with LLVM (default: 18)
 # Progress goes to stderr, results to stdout. Every step is bounded by a timeout; on failure the
-# step and the end of its log are printed and the exit status is non-zero. The servers are built
-# with LLVM (JIT) from Debian's llvm-14, as Debian builds its own, so PGXS also compiles id_gen to
-# bitcode against them and the JIT's inlining path is tested on every version.
+# step and the end of its log are printed and the exit status is non-zero.
+# Only what the tests use is built: the server, its client programs and libpq, plpgsql, the
+# encoding conversions, pg_regress and the contrib modules above; not ecpg. The majors in
+# IDGEN_PG_LLVM are built with LLVM (JIT) from Debian's llvm-14, as Debian builds its own, so PGXS
+# also compiles id_gen to bitcode against them and the JIT's inlining path is tested there (and on
+# Debian's packaged 15, which has it too); compiling the server to bitcode as well nearly doubles
+# its build time, so the other majors go without.
 set -euo pipefail
 
 if [ -n "${IDGEN_PG_CACHE:-}" ]; then
@@ -30,7 +35,7 @@ fi
 CONTRIB=${IDGEN_PG_CONTRIB:-amcheck}
 BUILD_JOBS=${IDGEN_PG_BUILD_JOBS:-2}
 MARKER=.idgen-build-complete
-BUILD_FLAVOUR=llvm14
+LLVM_MAJORS=${IDGEN_PG_LLVM-18}
 SUITES="trixie sid"
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
@@ -168,16 +173,22 @@ provide() {
     return
   fi
   PG_CONFIG_OUT=$prefix/bin/pg_config
+  local flavour=plain
+  [[ " $LLVM_MAJORS " == *" $major "* ]] && flavour=llvm14
   # The marker holds the version and the build's options: a cache built otherwise is rebuilt.
-  if [ "$(cat "$prefix/$MARKER" 2>/dev/null)" = "$("$PG_CONFIG_OUT" --version 2>/dev/null) $BUILD_FLAVOUR" ]; then
+  if [ "$(cat "$prefix/$MARKER" 2>/dev/null)" = "$("$PG_CONFIG_OUT" --version 2>/dev/null) $flavour" ]; then
     say "[$major] cached: $("$PG_CONFIG_OUT" --version) in $prefix"
     return
   fi
   [[ $major =~ ^[1-9][0-9]$ ]] || die "'$major' is not a PostgreSQL major version"
   t0=$(date +%s)
-  say "[$major] building into $prefix (a few minutes at -j$BUILD_JOBS)"
+  say "[$major] building into $prefix ($flavour, a few minutes at -j$BUILD_JOBS)"
   build_deps
+  # Fetching shares the private apt directory: one process at a time.
+  exec 8>"$CACHE/.lock-fetch"
+  flock -w 3600 8 || die "another build held $CACHE/.lock-fetch for an hour"
   fetch_source "$major" "$CACHE/src/$major"
+  exec 8>&-
   say "[$major] source: $(basename "$ORIG")"
   build=$CACHE/build/$major
   rm -rf "$build" "$prefix"
@@ -186,11 +197,14 @@ provide() {
   src=$(find "$build" -mindepth 1 -maxdepth 1 -type d -name 'postgresql-*' | head -1)
   [ -n "$src" ] || die "unexpected layout of $(basename "$ORIG")"
   # As Debian's server, minus ICU; OpenSSL when its headers are there.
-  conf=(--prefix="$prefix" --without-icu --with-readline --with-zlib --with-llvm
-        LLVM_CONFIG=/usr/bin/llvm-config-14 CLANG=/usr/bin/clang-14)
+  conf=(--prefix="$prefix" --without-icu --with-readline --with-zlib)
+  [ "$flavour" = plain ] || conf+=(--with-llvm LLVM_CONFIG=/usr/bin/llvm-config-14 CLANG=/usr/bin/clang-14)
   if [ -f /usr/include/openssl/ssl.h ]; then conf+=(--with-openssl); fi
   say "[$major] configure ${conf[*]}"
   step "$build/configure.log" 900 env -C "$src" ./configure "${conf[@]}"
+  # ecpg (the embedded-SQL preprocessor, a large generated parser) is used by no test.
+  sed -i -E 's/^(SUBDIRS[[:space:]]*=.*)[[:space:]]ecpg\b/\1/' "$src/src/interfaces/Makefile"
+  grep -qE '^SUBDIRS[[:space:]]*=.*ecpg' "$src/src/interfaces/Makefile" && die "could not leave ecpg out of the build"
   say "[$major] make -j$BUILD_JOBS (server, then contrib: $CONTRIB)"
   step "$build/make.log" 5400 make -C "$src" -j"$BUILD_JOBS"
   for m in $CONTRIB; do
@@ -203,7 +217,7 @@ provide() {
   done
   "$PG_CONFIG_OUT" --version >/dev/null || die "the installed pg_config does not run"
   # The marker is written last: a build interrupted before this line is redone from scratch.
-  echo "$("$PG_CONFIG_OUT" --version) $BUILD_FLAVOUR" >"$prefix/$MARKER"
+  echo "$("$PG_CONFIG_OUT" --version) $flavour" >"$prefix/$MARKER"
   rm -rf "$build"
   say "[$major] built $("$PG_CONFIG_OUT" --version) in $(($(date +%s) - t0))s"
 }
@@ -219,14 +233,25 @@ fi
 mkdir -p "$CACHE"
 # Clusters run as an unprivileged user, who must be able to reach the binaries.
 chmod 755 "$CACHE"
-# One build at a time per cache, whoever started it.
-exec 9>"$CACHE/.lock"
-if ! flock -n 9; then
-  say "waiting for another build in $CACHE"
-  flock -w 7200 9 || die "another build held $CACHE/.lock for 2 hours"
-fi
+# One build of a major at a time, whoever started it: a lock per major. All the requested majors'
+# locks are taken first, in ascending order, and each is released once its major is provided, so a
+# run that builds 17 then 18 in the background (scripts/test.sh) keeps 18 while it builds 17, and a
+# test run asking for 18 meanwhile waits for that build instead of starting its own.
+declare -A lock_fd=()
+fd=20
+for major in $(printf '%s\n' "$@" | sort -un); do
+  [[ $major =~ ^[1-9][0-9]$ ]] || die "'$major' is not a PostgreSQL major version"
+  eval "exec $fd>\"\$CACHE/.lock-$major\""
+  if ! flock -n "$fd"; then
+    say "[$major] waiting for another build of it"
+    flock -w 7200 "$fd" || die "another build held $CACHE/.lock-$major for 2 hours"
+  fi
+  lock_fd[$major]=$fd
+  fd=$((fd + 1))
+done
 
 for major in "$@"; do
   provide "$major"
+  [ -z "${lock_fd[$major]:-}" ] || eval "exec ${lock_fd[$major]}>&-"
   if [ "$only_path" -eq 1 ]; then echo "$PG_CONFIG_OUT"; else echo "$major $PG_CONFIG_OUT"; fi
 done

@@ -14,11 +14,58 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-15}
 # into a cache outside the repository), a line per version, then the sum. Set to one version for a
 # quicker run; set to "" for one run against $PG_CONFIG (without the package layer).
 IDGEN_PG_VERSIONS=${IDGEN_PG_VERSIONS-15 17 18}
+
+# Phase times, printed before the final line: "timer NAME" ends the phase running and starts NAME.
+phase_name=""
+phase_start=$(date +%s)
+phase_lines=()
+timer() {
+  local now
+  now=$(date +%s)
+  [ -z "$phase_name" ] || phase_lines+=("$(printf '%-34s %4dm%02ds' "$phase_name" $(((now - phase_start) / 60)) $(((now - phase_start) % 60)))")
+  phase_name=$1
+  phase_start=$now
+}
+run_start=$(date +%s)
+print_times() { # print_times TITLE
+  timer ""
+  local t=$(($(date +%s) - run_start))
+  echo "== $1: $((t / 60))m$(printf '%02d' $((t % 60)))s"
+  printf '   %s\n' "${phase_lines[@]}"
+}
+
 if [ -n "$IDGEN_PG_VERSIONS" ]; then
+  timer "dependencies (scripts/deps.sh)"
   "$ROOT/scripts/deps.sh" || exit 1
+  # The servers Debian does not package (scripts/pg_versions.sh) and Citus (scripts/citus.sh) are
+  # built in the background from the start, at a lower priority, while the first versions' layers
+  # run: most of a layer's time is spent waiting on its server, not on the CPU. A version's run
+  # asks pg_versions.sh for its server, which waits for that build (a lock per version) when it is
+  # still going and returns at once when it is cached; on a warm machine the background job ends
+  # within a second. Its output is printed when the run ends.
+  builds=()
+  for v in $IDGEN_PG_VERSIONS; do
+    [ -x "/usr/lib/postgresql/$v/bin/postgres" ] || builds+=("$v")
+  done
+  provide_log=$(mktemp)
+  if [ ${#builds[@]} -gt 0 ]; then
+    (
+      t0=$(date +%s)
+      nice -n 10 "$ROOT/scripts/pg_versions.sh" "${builds[@]}" >/dev/null || exit 1
+      echo "servers ${builds[*]} provided in $(($(date +%s) - t0))s"
+      if [[ " ${builds[*]} " == *" 18 "* ]]; then
+        t0=$(date +%s)
+        nice -n 10 "$ROOT/scripts/citus.sh" >/dev/null
+        rc=$?
+        [ "$rc" -ne 0 ] || echo "Citus provided in $(($(date +%s) - t0))s"
+      fi
+    ) >"$provide_log" 2>&1 &
+    provide_pid=$!
+  fi
   # The package layer, once, before the versions: META.json, LICENSE, CHANGELOG.md, and the
   # README's demo, run on $PG_CONFIG's server (Debian's 15 by default) on the first test port.
   echo "==== package"
+  timer "package layer"
   log=$(mktemp)
   [ -x "$PG_CONFIG" ] || PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
   PG_CONFIG=$PG_CONFIG IDGEN_DEMO_PORT=${IDGEN_TEST_PORT:-54329} "$ROOT/test/package/run.sh" 2>&1 | tee "$log"
@@ -36,8 +83,10 @@ if [ -n "$IDGEN_PG_VERSIONS" ]; then
     if [ "$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')" = "$v" ]; then
       pgc=$PG_CONFIG
     else
+      timer "PostgreSQL $v: waiting for its build"
       pgc=$("$ROOT/scripts/pg_versions.sh" --pg-config "$v") || pgc=""
     fi
+    timer "PostgreSQL $v: every layer"
     if [ -n "$pgc" ]; then
       pg_config_of[$v]=$pgc
       log=$(mktemp)
@@ -64,6 +113,7 @@ if [ -n "$IDGEN_PG_VERSIONS" ]; then
   done
   if [ -n "${pg_config_of[15]:-}" ] && [ ${#cross[@]} -gt 0 ]; then
     echo "==== PostgreSQL cross-version: 15 -> ${cross[*]%%=*}"
+    timer "cross-version layer"
     result="0 passed, 1 failed"
     log=$(mktemp)
     "$ROOT/scripts/crossver.sh" "15=${pg_config_of[15]}" "${cross[@]}" 2>&1 | tee "$log"
@@ -75,6 +125,14 @@ if [ -n "$IDGEN_PG_VERSIONS" ]; then
     total_p=$((total_p + p))
     total_f=$((total_f + f))
   fi
+  timer ""
+  if [ -n "${provide_pid:-}" ]; then
+    wait "$provide_pid"
+    echo "== background builds:"
+    sed 's/^/   /' "$provide_log"
+  fi
+  rm -f "$provide_log"
+  print_times "time"
   printf '%s\n' "${lines[@]}"
   echo "$total_s skipped"
   echo "$total_p passed, $total_f failed"
@@ -82,6 +140,7 @@ if [ -n "$IDGEN_PG_VERSIONS" ]; then
   exit
 fi
 
+timer "build (extension, tests, fuzz targets)"
 "$ROOT/scripts/deps.sh" || exit 1
 build_extension || exit 1
 cmake -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
@@ -146,10 +205,13 @@ run_gtest() { # run_gtest LAYER BINARY
   tally "$1" "$p" "$f" "$([ "$s" -eq 0 ] || echo "$s")"
 }
 
+timer "clusters"
 echo "== unit (GoogleTest)"
+timer "unit"
 run_gtest unit "$ROOT/build/unit_tests"
 
 echo "== sql (pg_regress)"
+timer "sql"
 timeout -k 10 600 make -C "$ROOT" -s installcheck PG_CONFIG="$PG_CONFIG" >"$WORK/regress.log" 2>&1
 rc=$?
 # 15 prints "test name ... ok" / "... FAILED"; 16 and later print "ok 1 - name" / "not ok 1 - name".
@@ -167,12 +229,15 @@ fi
 tally sql "$p" "$f"
 
 echo "== integration (libpqxx)"
+timer "integration"
 run_gtest integration "$ROOT/build/integration_tests"
 
 echo "== readme (README.md's SQL blocks in order, on both clusters, shown results checked)"
+timer "readme"
 run_gtest readme "$ROOT/build/readme_tests" 300
 
 echo "== library (the C++ client library: API, generators under ThreadSanitizer, libpqxx round trips, the example)"
+timer "library"
 run_gtest library "$ROOT/build/lib_tests"
 TSAN_OPTIONS="halt_on_error=1" run_gtest library-tsan "$ROOT/build/lib_tests_tsan"
 run_gtest library-pqxx "$ROOT/build/lib_pqxx_tests"
@@ -191,6 +256,7 @@ else
 fi
 
 echo "== fault (fault injection: slow and failing fsync/write, damaged state files, crashes, failover)"
+timer "fault"
 # Its own throwaway clusters (copies of one template, under $WORK/fault), with test/fault's shim
 # preloaded into each postmaster. Bounded: the whole layer has 6 minutes.
 mkdir -p "$WORK/fault"
@@ -230,10 +296,12 @@ citus_layer() {
 }
 if [ "$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')" = 18 ]; then
   echo "== Citus (coordinator + 2 workers on loopback, PostgreSQL 18)"
+  timer "Citus"
   citus_layer
 fi
 
 echo "== fuzz (libFuzzer, ${FUZZ_SECONDS}s per target, $JOBS at a time)"
+timer "fuzz"
 fp=0
 ff=0
 # One target per test/fuzz/fuzz_*.cpp; a target that was not built is a failure. Each target is
@@ -270,6 +338,7 @@ for name in "${fuzz_names[@]}"; do
 done
 tally fuzz "$fp" "$ff"
 
+print_times "time ($("$PG_CONFIG" --version))"
 echo "$skipped skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
