@@ -4,6 +4,9 @@
 #   FUZZ_SECONDS     seconds per fuzz target (default 15; run longer by hand)
 #   IDGEN_TEST_PORT  the first port of the test clusters (default 54329); they use it and the
 #                    next three, and the cross-version layer base+20 to base+25
+#   IDGEN_SERVERLESS_LAYERS  1 (default) also runs the layers that use no server (unit tests, the
+#                    C++ library's own tests, fuzzing); the run over several versions sets it for
+#                    the first version only, since their code does not depend on the server
 set -uo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -76,6 +79,8 @@ if [ -n "$IDGEN_PG_VERSIONS" ]; then
   read -r total_p _ total_f _ <<<"$result"
   total_s=0
   declare -A pg_config_of
+  # The layers that use no server (unit, library, fuzz) run with the first version only.
+  serverless=1
   for v in $IDGEN_PG_VERSIONS; do
     echo "==== PostgreSQL $v"
     result="0 passed, 1 failed"
@@ -90,7 +95,8 @@ if [ -n "$IDGEN_PG_VERSIONS" ]; then
     if [ -n "$pgc" ]; then
       pg_config_of[$v]=$pgc
       log=$(mktemp)
-      IDGEN_PG_VERSIONS="" PG_CONFIG=$pgc "$ROOT/scripts/test.sh" 2>&1 | tee "$log"
+      IDGEN_SERVERLESS_LAYERS=$serverless IDGEN_PG_VERSIONS="" PG_CONFIG=$pgc "$ROOT/scripts/test.sh" 2>&1 | tee "$log"
+      serverless=0
       last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
       [ -n "$last" ] && result=$last
       s=$(grep -E '^[0-9]+ skipped$' "$log" | tail -1)
@@ -145,9 +151,12 @@ timer "build (extension, tests, fuzz targets)"
 build_extension || exit 1
 cmake -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
 cmake --build "$ROOT/build" -j"$JOBS" >/dev/null || { cmake --build "$ROOT/build"; exit 1; }
-CLANGXX=$(command -v clang++-14 || command -v clang++)
-cmake -S "$ROOT" -B "$ROOT/build-fuzz" -DCMAKE_CXX_COMPILER="$CLANGXX" -DIDGEN_FUZZ=ON >/dev/null || exit 1
-cmake --build "$ROOT/build-fuzz" -j"$JOBS" >/dev/null || { cmake --build "$ROOT/build-fuzz"; exit 1; }
+SERVERLESS=${IDGEN_SERVERLESS_LAYERS:-1}
+if [ "$SERVERLESS" = 1 ]; then
+  CLANGXX=$(command -v clang++-14 || command -v clang++)
+  cmake -S "$ROOT" -B "$ROOT/build-fuzz" -DCMAKE_CXX_COMPILER="$CLANGXX" -DIDGEN_FUZZ=ON >/dev/null || exit 1
+  cmake --build "$ROOT/build-fuzz" -j"$JOBS" >/dev/null || { cmake --build "$ROOT/build-fuzz"; exit 1; }
+fi
 
 WORK=$(mktemp -d /tmp/id_gen_test.XXXXXX)
 chmod 755 "$WORK"
@@ -206,9 +215,13 @@ run_gtest() { # run_gtest LAYER BINARY
 }
 
 timer "clusters"
-echo "== unit (GoogleTest)"
-timer "unit"
-run_gtest unit "$ROOT/build/unit_tests"
+if [ "$SERVERLESS" = 1 ]; then
+  echo "== unit (GoogleTest)"
+  timer "unit"
+  run_gtest unit "$ROOT/build/unit_tests"
+else
+  echo "== unit, library (API, ThreadSanitizer) and fuzz: they use no server, run with the first version"
+fi
 
 echo "== sql (pg_regress)"
 timer "sql"
@@ -238,8 +251,10 @@ run_gtest readme "$ROOT/build/readme_tests" 300
 
 echo "== library (the C++ client library: API, generators under ThreadSanitizer, libpqxx round trips, the example)"
 timer "library"
-run_gtest library "$ROOT/build/lib_tests"
-TSAN_OPTIONS="halt_on_error=1" run_gtest library-tsan "$ROOT/build/lib_tests_tsan"
+if [ "$SERVERLESS" = 1 ]; then
+  run_gtest library "$ROOT/build/lib_tests"
+  TSAN_OPTIONS="halt_on_error=1" run_gtest library-tsan "$ROOT/build/lib_tests_tsan"
+fi
 run_gtest library-pqxx "$ROOT/build/lib_pqxx_tests"
 # examples/order_retry against this server: needs the idempotency store (idempotency_begin).
 "$PG_BINDIR/psql" -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS example_order_retry" -c "CREATE DATABASE example_order_retry" \
@@ -300,43 +315,45 @@ if [ "$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')" = 18 ];
   citus_layer
 fi
 
-echo "== fuzz (libFuzzer, ${FUZZ_SECONDS}s per target, $JOBS at a time)"
-timer "fuzz"
-fp=0
-ff=0
-# One target per test/fuzz/fuzz_*.cpp; a target that was not built is a failure. Each target is
-# one process on one core, so JOBS of them run at once: the same time per target, less wall time.
-fuzz_one() { # fuzz_one NAME: runs the target, its status in $WORK/NAME.rc
-  local name=$1 fz="$ROOT/build-fuzz/$1" corpus="$WORK/corpus-$1" seeds="$ROOT/test/fuzz/seeds/${1#fuzz_}"
-  mkdir -p "$corpus"
-  "$fz" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -print_final_stats=0 \
-    -artifact_prefix="$WORK/$name-" "$corpus" $( [ -d "$seeds" ] && echo "$seeds" ) >"$WORK/$name.log" 2>&1
-  echo $? >"$WORK/$name.rc"
-}
-fuzz_names=()
-for src in "$ROOT"/test/fuzz/fuzz_*.cpp; do
-  name=$(basename "$src" .cpp)
-  if [ ! -x "$ROOT/build-fuzz/$name" ]; then
-    echo "fuzz target $name was not built"
-    ff=$((ff + 1))
-    continue
-  fi
-  fuzz_names+=("$name")
-  fuzz_one "$name" &
-  # At most JOBS targets at once.
-  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
-done
-wait
-for name in "${fuzz_names[@]}"; do
-  if [ "$(cat "$WORK/$name.rc" 2>/dev/null)" = 0 ]; then
-    fp=$((fp + 1))
-  else
-    ff=$((ff + 1))
-    echo "fuzz target $name failed:"
-    tail -30 "$WORK/$name.log"
-  fi
-done
-tally fuzz "$fp" "$ff"
+if [ "$SERVERLESS" = 1 ]; then
+  echo "== fuzz (libFuzzer, ${FUZZ_SECONDS}s per target, $JOBS at a time)"
+  timer "fuzz"
+  fp=0
+  ff=0
+  # One target per test/fuzz/fuzz_*.cpp; a target that was not built is a failure. Each target is
+  # one process on one core, so JOBS of them run at once: the same time per target, less wall time.
+  fuzz_one() { # fuzz_one NAME: runs the target, its status in $WORK/NAME.rc
+    local name=$1 fz="$ROOT/build-fuzz/$1" corpus="$WORK/corpus-$1" seeds="$ROOT/test/fuzz/seeds/${1#fuzz_}"
+    mkdir -p "$corpus"
+    "$fz" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -print_final_stats=0 \
+      -artifact_prefix="$WORK/$name-" "$corpus" $( [ -d "$seeds" ] && echo "$seeds" ) >"$WORK/$name.log" 2>&1
+    echo $? >"$WORK/$name.rc"
+  }
+  fuzz_names=()
+  for src in "$ROOT"/test/fuzz/fuzz_*.cpp; do
+    name=$(basename "$src" .cpp)
+    if [ ! -x "$ROOT/build-fuzz/$name" ]; then
+      echo "fuzz target $name was not built"
+      ff=$((ff + 1))
+      continue
+    fi
+    fuzz_names+=("$name")
+    fuzz_one "$name" &
+    # At most JOBS targets at once.
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+  done
+  wait
+  for name in "${fuzz_names[@]}"; do
+    if [ "$(cat "$WORK/$name.rc" 2>/dev/null)" = 0 ]; then
+      fp=$((fp + 1))
+    else
+      ff=$((ff + 1))
+      echo "fuzz target $name failed:"
+      tail -30 "$WORK/$name.log"
+    fi
+  done
+  tally fuzz "$fp" "$ff"
+fi
 
 print_times "time ($("$PG_CONFIG" --version))"
 echo "$skipped skipped"
