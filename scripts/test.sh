@@ -25,7 +25,7 @@ phase_lines=()
 timer() {
   local now
   now=$(date +%s)
-  [ -z "$phase_name" ] || phase_lines+=("$(printf '%-34s %4dm%02ds' "$phase_name" $(((now - phase_start) / 60)) $(((now - phase_start) % 60)))")
+  [ -z "$phase_name" ] || phase_lines+=("$(printf '%-40s %4dm%02ds' "$phase_name" $(((now - phase_start) / 60)) $(((now - phase_start) % 60)))")
   phase_name=$1
   phase_start=$now
 }
