@@ -55,6 +55,7 @@ extern "C" {
 #include "executor/executor.h"
 #include "parser/parse_relation.h"
 #include "storage/predicate.h"
+#include "storage/proc.h"
 #include "utils/datum.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
@@ -777,6 +778,10 @@ IDGEN_FUNCTION(idempotency_begin) {
                         "Retry later, or call idempotency_begin() with wait => true to wait for it.");
     };
     long sleep_ms = 1;
+    // The poll below is no lock wait: the deadlock detector does not see it (a duplicate that
+    // holds a lock the key's request then needs waits out the request's lock_timeout). It obeys
+    // the session's lock_timeout setting as a lock wait would, from the first poll.
+    TimestampTz polling_since = 0;
     for (;;) {
         CHECK_FOR_INTERRUPTS();
         MemoryContextSwitchTo(outer);
@@ -841,8 +846,18 @@ IDGEN_FUNCTION(idempotency_begin) {
                                               : psprintf("a request holds it until %s.", timestamptz_to_str(locked_until)),
                             "Retry later, or call idempotency_begin() with wait => true to wait for it.");
         // Wait for the request to finish or its lock to run out, reading the row again.
-        const long left_ms = static_cast<long>((locked_until - at) / 1000) + 1;
-        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, Min(sleep_ms, left_ms),
+        long left_ms = static_cast<long>((locked_until - at) / 1000) + 1;
+        if (polling_since == 0) polling_since = at;
+        if (LockTimeout > 0) {
+            const long waited_ms = static_cast<long>((at - polling_since) / 1000);
+            if (waited_ms >= LockTimeout)
+                in_flight_error(scope, key,
+                                psprintf("waited lock_timeout (%d ms) for the request that holds it until %s.",
+                                         LockTimeout, timestamptz_to_str(locked_until)),
+                                "Retry later; lock_timeout bounds this wait as it bounds a lock wait.");
+            left_ms = Min(left_ms, LockTimeout - waited_ms);
+        }
+        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, Max(1L, Min(sleep_ms, left_ms)),
                         PG_WAIT_EXTENSION);
         ResetLatch(MyLatch);
         sleep_ms = Min(sleep_ms * 2, 100L);

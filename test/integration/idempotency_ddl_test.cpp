@@ -55,10 +55,15 @@ std::streamoff size_of(const std::string& path) {
 }
 
 // One request per pgbench transaction, over a few thousand keys (so about half the requests are
-// replays of a finished key, and duplicates of a key in flight wait on its lock).
+// replays of a finished key, and duplicates of a key in flight wait on its lock), each after a
+// pause inside its transaction, before its first call.
 constexpr const char* kScript =
     "\\set k random(1, 3000)\n"
+    "\\set pause random(0, 10)\n"
     "BEGIN;\n"
+    // A transaction that has begun but not yet locked the table: DDL committed here is seen
+    // by the transaction's first lock on the table, not at its start.
+    "\\sleep :pause ms\n"
     "SELECT (state = 'new')::int AS isnew FROM idempotency_begin('ddl', 'k' || :k, 'fp') \\gset\n"
     "\\if :isnew\n"
     "INSERT INTO ddl_executions (key) VALUES ('k' || :k);\n"
