@@ -190,12 +190,15 @@ Store g_store;
 bool g_store_callbacks = false;
 
 // Where this backend's next idempotency_purge() call starts (see there): the expires_at of the
-// last expired key it read, and the heap block of the last idle key. A hint only, never trusted
-// for correctness: a call that reaches the end of a range resets it.
+// last expired key it read, and the heap block of the last idle key, in a sweep of the heap that
+// began at block idle_sweep (when idle_sweeping). A hint only, never trusted for correctness: a
+// call that reaches the end of a range resets it.
 struct PurgeResume {
     Oid db, relid;
     TimestampTz expired_from;
     BlockNumber idle_from;
+    BlockNumber idle_sweep;
+    bool idle_sweeping;
 };
 PurgeResume g_purge;
 
@@ -981,6 +984,7 @@ IDGEN_FUNCTION(idempotency_purge) {
         g_purge.relid = st.relid;
         g_purge.expired_from = DT_NOBEGIN;
         g_purge.idle_from = 0;
+        g_purge.idle_sweeping = false;
     }
     // What one row costs (its copy, the delete's allocations) is freed before the next.
     MemoryContext outer = CurrentMemoryContext;
@@ -1030,17 +1034,34 @@ IDGEN_FUNCTION(idempotency_purge) {
         CommandCounterIncrement();
     }
     // Pass 1 (older_than): idle keys. No index serves updated_at (one would cost every finish its
-    // heap-only update), so the heap is read in TID ranges from the block where this backend's last
-    // call stopped, around to it: a call that fills its batch reads about a batch of rows; a call
-    // that finds fewer reads the table once, which ends a purge loop.
+    // heap-only update), so the heap is swept in TID ranges: a sweep starts at some block, each
+    // call goes on from the block where this backend's last call stopped, and the sweep ends
+    // when it comes round to the block it started at, so a purge loop reads the table once in
+    // all: a call that fills its batch reads about the rows it needed, and the loop's last call
+    // (fewer than batch_size) reads only what the sweep had not read yet, never the whole table
+    // again. A lone call that finds fewer than batch_size is a whole sweep.
     if (older_than != nullptr && deleted < batch) {
-        const BlockNumber start = g_purge.idle_from < RelationGetNumberOfBlocks(rel) ? g_purge.idle_from : 0;
+        const BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+        if (!g_purge.idle_sweeping || g_purge.idle_from >= nblocks || g_purge.idle_sweep >= nblocks) {
+            g_purge.idle_sweep = g_purge.idle_from < nblocks ? g_purge.idle_from : 0;
+            g_purge.idle_from = g_purge.idle_sweep;
+            g_purge.idle_sweeping = true;
+        }
+        const BlockNumber start = g_purge.idle_from, sweep = g_purge.idle_sweep;
+        // Before the wrap: start .. the end, then 0 .. sweep - 1; after it: start .. sweep - 1.
+        const bool wrapped = start < sweep;
         BlockNumber last = start;
         for (int leg = 0; leg < 2 && deleted < batch; ++leg) {
-            if (leg == 1 && start == 0) break;
+            BlockNumber from = start, to = MaxBlockNumber;
+            if (leg == 0 && wrapped) to = sweep - 1;
+            if (leg == 1) {
+                if (wrapped || sweep == 0) break;
+                from = 0;
+                to = sweep - 1;
+            }
             ItemPointerData lo, hi;
-            ItemPointerSet(&lo, leg == 0 ? start : 0, FirstOffsetNumber);
-            ItemPointerSet(&hi, leg == 0 ? MaxBlockNumber : start - 1, MaxOffsetNumber);
+            ItemPointerSet(&lo, from, FirstOffsetNumber);
+            ItemPointerSet(&hi, to, MaxOffsetNumber);
             TableScanDesc scan = table_beginscan_tidrange(rel, snapshot, &lo, &hi);
             while (deleted < batch && table_scan_getnextslot_tidrange(scan, ForwardScanDirection, slot)) {
                 last = ItemPointerGetBlockNumber(&slot->tts_tid);
@@ -1048,7 +1069,13 @@ IDGEN_FUNCTION(idempotency_purge) {
             }
             table_endscan(scan);
         }
-        g_purge.idle_from = deleted < batch ? 0 : last;
+        if (deleted < batch) {
+            // The sweep came round: the next call starts a new one, at the beginning.
+            g_purge.idle_sweeping = false;
+            g_purge.idle_from = 0;
+        } else {
+            g_purge.idle_from = last;
+        }
         CommandCounterIncrement();
     }
     UnregisterSnapshot(snapshot);
