@@ -311,8 +311,10 @@ void check_table(const Store& st, Relation rel) {
     const char* found = nullptr;
     const char* hint = nullptr;
     const TupleDesc desc = RelationGetDescr(rel);
-    const char* table = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
-                                                   RelationGetRelationName(rel));
+    // The table's name, for a message: built only when one is raised (every call comes here).
+    const auto table_name = [&]() {
+        return quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)), RelationGetRelationName(rel));
+    };
     for (int i = 0; rel->trigdesc != nullptr && i < rel->trigdesc->numtriggers && found == nullptr; ++i) {
         const Trigger& t = rel->trigdesc->triggers[i];
         const bool dml = (t.tgtype & (TRIGGER_TYPE_INSERT | TRIGGER_TYPE_UPDATE | TRIGGER_TYPE_DELETE)) != 0;
@@ -320,15 +322,15 @@ void check_table(const Store& st, Relation rel) {
         if (TRIGGER_FOR_ROW(t.tgtype) && t.tgoldtable == nullptr && t.tgnewtable == nullptr) continue;
         found = psprintf("%s \"%s\"", TRIGGER_FOR_ROW(t.tgtype) ? "trigger with a transition table" : "statement-level trigger",
                          t.tgname);
-        hint = psprintf("Drop it: DROP TRIGGER %s ON %s.", quote_identifier(t.tgname), table);
+        hint = psprintf("Drop it: DROP TRIGGER %s ON %s.", quote_identifier(t.tgname), table_name());
     }
     if (found != nullptr) {
     } else if (rel->rd_rel->relrowsecurity) {
         found = "row-level security enabled";
-        hint = psprintf("Disable it: ALTER TABLE %s DISABLE ROW LEVEL SECURITY.", table);
+        hint = psprintf("Disable it: ALTER TABLE %s DISABLE ROW LEVEL SECURITY.", table_name());
     } else if (rel->rd_rules != nullptr && rel->rd_rules->numLocks > 0) {
         found = "a rule";
-        hint = psprintf("Drop it: DROP RULE ... ON %s (pg_rules lists it).", table);
+        hint = psprintf("Drop it: DROP RULE ... ON %s (pg_rules lists it).", table_name());
     } else {
         for (int i = 0; i < desc->natts && found == nullptr; ++i) {
             const Form_pg_attribute a = TupleDescAttr(desc, i);
@@ -337,12 +339,13 @@ void check_table(const Store& st, Relation rel) {
             while (c < kNumCols && st.att[c] != a->attnum) ++c;
             if (c == kNumCols) {
                 found = psprintf("column \"%s\" with a default, which the store does not write", NameStr(a->attname));
-                hint = psprintf("Drop its default (ALTER TABLE %s ALTER COLUMN %s DROP DEFAULT) or the column.", table,
+                hint = psprintf("Drop its default (ALTER TABLE %s ALTER COLUMN %s DROP DEFAULT) or the column.", table_name(),
                                 quote_identifier(NameStr(a->attname)));
             }
         }
     }
     if (found == nullptr) return;
+    const char* table = table_name();
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                     errmsg("the id_gen idempotency store cannot use table %s: it has %s", table, found),
                     errdetail("The store writes the table's rows through the executor's single-row path, as logical "
