@@ -202,10 +202,31 @@ struct PurgeResume {
 };
 PurgeResume g_purge;
 
-void invalidate_store(Datum, int, uint32) { g_store.valid = false; }
+// The row idempotency_begin() last inserted in this backend, so that the finish (or recovery
+// point) of that key in the same transaction, the usual shape of a request (begin, the work,
+// finish, commit), fetches it by TID instead of searching the primary key again. A hint, checked
+// before it is used: the same top-level transaction, table and role, under READ COMMITTED; the
+// version there visible to a new snapshot (so neither updated since nor rolled back with a
+// subtransaction); and its role name, scope and key byte for byte the caller's. Anything else
+// reads the key through the primary key as before. Cleared by a relcache invalidation of the
+// table (a rewrite in the same transaction moves rows).
+struct Granted {
+    bool valid;
+    TransactionId xid;
+    Oid relid, role;
+    ItemPointerData tid;
+};
+Granted g_granted;
+
+void invalidate_store(Datum, int, uint32) {
+    g_store.valid = false;
+    g_granted.valid = false;
+}
 void invalidate_store_rel(Datum, Oid relid) {
-    if (relid == InvalidOid || relid == g_store.relid || relid == g_store.pkey || relid == g_store.expires_index)
+    if (relid == InvalidOid || relid == g_store.relid || relid == g_store.pkey || relid == g_store.expires_index) {
         g_store.valid = false;
+        g_granted.valid = false;
+    }
 }
 
 [[noreturn]] void store_missing(const char* what) {
@@ -557,6 +578,30 @@ bool read_row(const Store& st, Relation rel, Exec* x, const NameData* role, cons
     return found;
 }
 
+// The key's row when it is the one this transaction's last idempotency_begin() inserted and
+// nothing has changed it since (see Granted); false: read it through the primary key.
+bool read_granted_row(const Store& st, Relation rel, Exec* x, const NameData* role, const text* scope,
+                      const text* key, Row* row) {
+    if (!g_granted.valid || IsolationUsesXactSnapshot() || g_granted.relid != st.relid ||
+        g_granted.role != GetUserId() || g_granted.xid != GetTopTransactionIdIfAny())
+        return false;
+    Snapshot snapshot = RegisterSnapshot(GetLatestSnapshot());
+    ItemPointerData tid = g_granted.tid;
+    bool ok = table_tuple_fetch_row_version(rel, &tid, snapshot, x->found);
+    UnregisterSnapshot(snapshot);
+    if (ok) {
+        row_from_slot(st, rel, x->found, row);
+        const auto same = [&](Col c, const text* want) {
+            return !row->null[c] && VARSIZE_ANY_EXHDR(DatumGetTextPP(row->v[c])) == VARSIZE_ANY_EXHDR(want) &&
+                   std::memcmp(VARDATA_ANY(DatumGetTextPP(row->v[c])), VARDATA_ANY(want), VARSIZE_ANY_EXHDR(want)) == 0;
+        };
+        ok = !row->null[kRole] && std::strcmp(NameStr(*DatumGetName(row->v[kRole])), NameStr(*role)) == 0 &&
+             same(kScope, scope) && same(kKey, key);
+    }
+    ExecClearTuple(x->found);
+    return ok;
+}
+
 enum class Locked { kYes, kChanged, kBusy };
 
 // Locks the row version `old` was read from (FOR UPDATE), into x->found, as the executor locks a
@@ -798,6 +843,11 @@ IDGEN_FUNCTION(idempotency_begin) {
         if (!read_row(st, rel, &x, role, scope, key, &old)) {
             fresh(&row, role, scope, key, fingerprint, attempt_id, lock_timeout, retention, at);
             insert_row(st, rel, &x, row);
+            g_granted.valid = ItemPointerIsValid(&x.out->tts_tid);
+            g_granted.xid = GetTopTransactionIdIfAny();
+            g_granted.relid = st.relid;
+            g_granted.role = GetUserId();
+            g_granted.tid = x.out->tts_tid;
             return done_with("new", row);
         }
         const bool done = old.done();
@@ -882,12 +932,16 @@ void update_in_flight(const text* scope, const text* key, const text* attempt_id
     const Store& st = *store;
     Exec x;
     exec_open(&x, rel);
+    bool granted = true;  // first try the row this transaction's begin inserted
     for (;;) {
         CHECK_FOR_INTERRUPTS();
         const TimestampTz at = GetCurrentTimestamp();
         Row old;
         const Shown k = shown(key), s = shown(scope);
-        if (!read_row(st, rel, &x, role, scope, key, &old) || !old.mine())
+        bool found = granted && read_granted_row(st, rel, &x, role, scope, key, &old);
+        granted = false;
+        if (!found) found = read_row(st, rel, &x, role, scope, key, &old);
+        if (!found || !old.mine())
             ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                             errmsg("cannot %s idempotency key \"%s\": it is not in flight", action, k.text),
                             errdetail("Scope \"%s\" has no such key for role \"%s\" (never begun, or purged).", s.text,

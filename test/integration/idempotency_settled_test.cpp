@@ -242,3 +242,60 @@ TEST(IdempotencySettled, NonHotUpdatesKeepThePrimaryKeyBounded) {
 }
 
 }  // namespace
+
+namespace {
+
+// A finish in the transaction of its begin fetches the row the begin inserted by its TID (no
+// second search of the primary key) only while that is the key's current version: after a
+// recovery point, a rollback to a savepoint, another key's begin, a second finish, or a table
+// rewrite in the same transaction it reads the key as before, with the same results.
+TEST(IdempotencySettled, FinishInTheBeginsTransactionFindsTheRowEveryWay) {
+    idgen::it::ScratchDb db("it_idem_granted");
+    pqxx::connection c(db.dsn());
+    pqxx::nontransaction tx(c);
+    const auto state = [&](const std::string& key) {
+        return tx.exec1("SELECT state || ' ' || coalesce(response::text, '-') FROM idempotency_keys WHERE key = " +
+                        tx.quote(key))[0]
+            .as<std::string>();
+    };
+    // Searches of the primary key in this transaction.
+    const auto searches = [&] {
+        return tx.exec1("SELECT pg_stat_get_xact_numscans('idempotency_keys_pkey'::regclass)")[0].as<long>();
+    };
+    tx.exec("BEGIN");
+    tx.exec("SELECT * FROM idempotency_begin('s', 'plain', 'fp')");
+    const long before = searches();
+    tx.exec("SELECT idempotency_finish('s', 'plain', '{\"n\": 1}')");
+    EXPECT_EQ(searches(), before) << "the finish searched the primary key";
+    EXPECT_EQ(sqlstate_of([&] { tx.exec("SELECT idempotency_finish('s', 'plain', '{\"n\": 2}')"); }), "55000");
+    tx.exec("ROLLBACK");
+    tx.exec("BEGIN");
+    tx.exec("SELECT * FROM idempotency_begin('s', 'plain', 'fp')");
+    tx.exec("SELECT idempotency_finish('s', 'plain', '{\"n\": 1}')");
+    tx.exec("SELECT * FROM idempotency_begin('s', 'point', 'fp')");
+    tx.exec("SELECT idempotency_recovery_point('s', 'point', 'charged')");
+    tx.exec("SELECT idempotency_finish('s', 'point', '{\"n\": 2}')");
+    tx.exec("SELECT * FROM idempotency_begin('s', 'first', 'fp')");
+    tx.exec("SELECT * FROM idempotency_begin('s', 'second', 'fp')");
+    tx.exec("SELECT idempotency_finish('s', 'first', '{\"n\": 3}')");
+    tx.exec("SELECT idempotency_finish('s', 'second', '{\"n\": 4}')");
+    tx.exec("SAVEPOINT sp");
+    tx.exec("SELECT * FROM idempotency_begin('s', 'undone', 'fp')");
+    tx.exec("ROLLBACK TO SAVEPOINT sp");
+    EXPECT_EQ(sqlstate_of([&] { tx.exec("SELECT idempotency_finish('s', 'undone', '{}')"); }), "55000");
+    tx.exec("ROLLBACK TO SAVEPOINT sp");
+    tx.exec("SELECT * FROM idempotency_begin('s', 'rewritten', 'fp')");
+    tx.exec("ALTER TABLE idempotency_keys ALTER COLUMN lock_timeout TYPE interval USING lock_timeout + interval '0'");
+    tx.exec("SELECT idempotency_finish('s', 'rewritten', '{\"n\": 5}')");
+    tx.exec("COMMIT");
+    EXPECT_EQ(state("plain"), "done {\"n\": 1}");
+    EXPECT_EQ(state("point"), "done {\"n\": 2}");
+    EXPECT_EQ(state("first"), "done {\"n\": 3}");
+    EXPECT_EQ(state("second"), "done {\"n\": 4}");
+    EXPECT_EQ(state("rewritten"), "done {\"n\": 5}");
+    EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys WHERE key = 'undone'")[0].as<int>(), 0);
+    tx.exec("CREATE EXTENSION amcheck");
+    tx.exec("SELECT bt_index_check(indexrelid, true) FROM pg_index WHERE indrelid = 'idempotency_keys'::regclass");
+}
+
+}  // namespace
