@@ -797,7 +797,17 @@ IDGEN_FUNCTION(idempotency_begin) {
     Interval* retention = interval_arg(fcinfo, 6, "retention", day, false);
     check_writable("idempotency_begin()");
 
-    InitMaterializedSRF(fcinfo, 0);
+    // The result's descriptor: the one the caller expects (a FROM item, a target list), which is
+    // the function's six columns, when it gives one; else read from the catalogs (which parses
+    // the function's OUT arguments from pg_proc on every call).
+    {
+        const auto* rs = reinterpret_cast<const ReturnSetInfo*>(fcinfo->resultinfo);
+        constexpr Oid kResultTypes[6] = {TEXTOID, JSONBOID, BOOLOID, INT4OID, TEXTOID, TEXTOID};
+        bool expected = rs != nullptr && IsA(rs, ReturnSetInfo) && rs->expectedDesc != nullptr &&
+                        rs->expectedDesc->natts == 6;
+        for (int i = 0; expected && i < 6; ++i) expected = TupleDescAttr(rs->expectedDesc, i)->atttypid == kResultTypes[i];
+        InitMaterializedSRF(fcinfo, expected ? MAT_SRF_USE_EXPECTED_DESC : 0);
+    }
     const Name role = caller_name();
     LOCKTAG tag;
     if (!lock_key(scope, key, wait, &tag))
