@@ -55,6 +55,7 @@ extern "C" {
 #include "executor/executor.h"
 #include "parser/parse_relation.h"
 #include "storage/predicate.h"
+#include "storage/proc.h"
 #include "utils/datum.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
@@ -189,19 +190,43 @@ Store g_store;
 bool g_store_callbacks = false;
 
 // Where this backend's next idempotency_purge() call starts (see there): the expires_at of the
-// last expired key it read, and the heap block of the last idle key. A hint only, never trusted
-// for correctness: a call that reaches the end of a range resets it.
+// last expired key it read, and the heap block of the last idle key, in a sweep of the heap that
+// began at block idle_sweep (when idle_sweeping). A hint only, never trusted for correctness: a
+// call that reaches the end of a range resets it.
 struct PurgeResume {
     Oid db, relid;
     TimestampTz expired_from;
     BlockNumber idle_from;
+    BlockNumber idle_sweep;
+    bool idle_sweeping;
 };
 PurgeResume g_purge;
 
-void invalidate_store(Datum, int, uint32) { g_store.valid = false; }
+// The row idempotency_begin() last inserted in this backend, so that the finish (or recovery
+// point) of that key in the same transaction, the usual shape of a request (begin, the work,
+// finish, commit), fetches it by TID instead of searching the primary key again. A hint, checked
+// before it is used: the same top-level transaction, table and role, under READ COMMITTED; the
+// version there visible to a new snapshot (so neither updated since nor rolled back with a
+// subtransaction); and its role name, scope and key byte for byte the caller's. Anything else
+// reads the key through the primary key as before. Cleared by a relcache invalidation of the
+// table (a rewrite in the same transaction moves rows).
+struct Granted {
+    bool valid;
+    TransactionId xid;
+    Oid relid, role;
+    ItemPointerData tid;
+};
+Granted g_granted;
+
+void invalidate_store(Datum, int, uint32) {
+    g_store.valid = false;
+    g_granted.valid = false;
+}
 void invalidate_store_rel(Datum, Oid relid) {
-    if (relid == InvalidOid || relid == g_store.relid || relid == g_store.pkey || relid == g_store.expires_index)
+    if (relid == InvalidOid || relid == g_store.relid || relid == g_store.pkey || relid == g_store.expires_index) {
         g_store.valid = false;
+        g_granted.valid = false;
+    }
 }
 
 [[noreturn]] void store_missing(const char* what) {
@@ -307,8 +332,10 @@ void check_table(const Store& st, Relation rel) {
     const char* found = nullptr;
     const char* hint = nullptr;
     const TupleDesc desc = RelationGetDescr(rel);
-    const char* table = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
-                                                   RelationGetRelationName(rel));
+    // The table's name, for a message: built only when one is raised (every call comes here).
+    const auto table_name = [&]() {
+        return quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)), RelationGetRelationName(rel));
+    };
     for (int i = 0; rel->trigdesc != nullptr && i < rel->trigdesc->numtriggers && found == nullptr; ++i) {
         const Trigger& t = rel->trigdesc->triggers[i];
         const bool dml = (t.tgtype & (TRIGGER_TYPE_INSERT | TRIGGER_TYPE_UPDATE | TRIGGER_TYPE_DELETE)) != 0;
@@ -316,15 +343,15 @@ void check_table(const Store& st, Relation rel) {
         if (TRIGGER_FOR_ROW(t.tgtype) && t.tgoldtable == nullptr && t.tgnewtable == nullptr) continue;
         found = psprintf("%s \"%s\"", TRIGGER_FOR_ROW(t.tgtype) ? "trigger with a transition table" : "statement-level trigger",
                          t.tgname);
-        hint = psprintf("Drop it: DROP TRIGGER %s ON %s.", quote_identifier(t.tgname), table);
+        hint = psprintf("Drop it: DROP TRIGGER %s ON %s.", quote_identifier(t.tgname), table_name());
     }
     if (found != nullptr) {
     } else if (rel->rd_rel->relrowsecurity) {
         found = "row-level security enabled";
-        hint = psprintf("Disable it: ALTER TABLE %s DISABLE ROW LEVEL SECURITY.", table);
+        hint = psprintf("Disable it: ALTER TABLE %s DISABLE ROW LEVEL SECURITY.", table_name());
     } else if (rel->rd_rules != nullptr && rel->rd_rules->numLocks > 0) {
         found = "a rule";
-        hint = psprintf("Drop it: DROP RULE ... ON %s (pg_rules lists it).", table);
+        hint = psprintf("Drop it: DROP RULE ... ON %s (pg_rules lists it).", table_name());
     } else {
         for (int i = 0; i < desc->natts && found == nullptr; ++i) {
             const Form_pg_attribute a = TupleDescAttr(desc, i);
@@ -333,12 +360,13 @@ void check_table(const Store& st, Relation rel) {
             while (c < kNumCols && st.att[c] != a->attnum) ++c;
             if (c == kNumCols) {
                 found = psprintf("column \"%s\" with a default, which the store does not write", NameStr(a->attname));
-                hint = psprintf("Drop its default (ALTER TABLE %s ALTER COLUMN %s DROP DEFAULT) or the column.", table,
+                hint = psprintf("Drop its default (ALTER TABLE %s ALTER COLUMN %s DROP DEFAULT) or the column.", table_name(),
                                 quote_identifier(NameStr(a->attname)));
             }
         }
     }
     if (found == nullptr) return;
+    const char* table = table_name();
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                     errmsg("the id_gen idempotency store cannot use table %s: it has %s", table, found),
                     errdetail("The store writes the table's rows through the executor's single-row path, as logical "
@@ -550,6 +578,30 @@ bool read_row(const Store& st, Relation rel, Exec* x, const NameData* role, cons
     return found;
 }
 
+// The key's row when it is the one this transaction's last idempotency_begin() inserted and
+// nothing has changed it since (see Granted); false: read it through the primary key.
+bool read_granted_row(const Store& st, Relation rel, Exec* x, const NameData* role, const text* scope,
+                      const text* key, Row* row) {
+    if (!g_granted.valid || IsolationUsesXactSnapshot() || g_granted.relid != st.relid ||
+        g_granted.role != GetUserId() || g_granted.xid != GetTopTransactionIdIfAny())
+        return false;
+    Snapshot snapshot = RegisterSnapshot(GetLatestSnapshot());
+    ItemPointerData tid = g_granted.tid;
+    bool ok = table_tuple_fetch_row_version(rel, &tid, snapshot, x->found);
+    UnregisterSnapshot(snapshot);
+    if (ok) {
+        row_from_slot(st, rel, x->found, row);
+        const auto same = [&](Col c, const text* want) {
+            return !row->null[c] && VARSIZE_ANY_EXHDR(DatumGetTextPP(row->v[c])) == VARSIZE_ANY_EXHDR(want) &&
+                   std::memcmp(VARDATA_ANY(DatumGetTextPP(row->v[c])), VARDATA_ANY(want), VARSIZE_ANY_EXHDR(want)) == 0;
+        };
+        ok = !row->null[kRole] && std::strcmp(NameStr(*DatumGetName(row->v[kRole])), NameStr(*role)) == 0 &&
+             same(kScope, scope) && same(kKey, key);
+    }
+    ExecClearTuple(x->found);
+    return ok;
+}
+
 enum class Locked { kYes, kChanged, kBusy };
 
 // Locks the row version `old` was read from (FOR UPDATE), into x->found, as the executor locks a
@@ -745,7 +797,17 @@ IDGEN_FUNCTION(idempotency_begin) {
     Interval* retention = interval_arg(fcinfo, 6, "retention", day, false);
     check_writable("idempotency_begin()");
 
-    InitMaterializedSRF(fcinfo, 0);
+    // The result's descriptor: the one the caller expects (a FROM item, a target list), which is
+    // the function's six columns, when it gives one; else read from the catalogs (which parses
+    // the function's OUT arguments from pg_proc on every call).
+    {
+        const auto* rs = reinterpret_cast<const ReturnSetInfo*>(fcinfo->resultinfo);
+        constexpr Oid kResultTypes[6] = {TEXTOID, JSONBOID, BOOLOID, INT4OID, TEXTOID, TEXTOID};
+        bool expected = rs != nullptr && IsA(rs, ReturnSetInfo) && rs->expectedDesc != nullptr &&
+                        rs->expectedDesc->natts == 6;
+        for (int i = 0; expected && i < 6; ++i) expected = TupleDescAttr(rs->expectedDesc, i)->atttypid == kResultTypes[i];
+        InitMaterializedSRF(fcinfo, expected ? MAT_SRF_USE_EXPECTED_DESC : 0);
+    }
     const Name role = caller_name();
     LOCKTAG tag;
     if (!lock_key(scope, key, wait, &tag))
@@ -777,6 +839,10 @@ IDGEN_FUNCTION(idempotency_begin) {
                         "Retry later, or call idempotency_begin() with wait => true to wait for it.");
     };
     long sleep_ms = 1;
+    // The poll below is no lock wait: the deadlock detector does not see it (a duplicate that
+    // holds a lock the key's request then needs waits out the request's lock_timeout). It obeys
+    // the session's lock_timeout setting as a lock wait would, from the first poll.
+    TimestampTz polling_since = 0;
     for (;;) {
         CHECK_FOR_INTERRUPTS();
         MemoryContextSwitchTo(outer);
@@ -787,6 +853,11 @@ IDGEN_FUNCTION(idempotency_begin) {
         if (!read_row(st, rel, &x, role, scope, key, &old)) {
             fresh(&row, role, scope, key, fingerprint, attempt_id, lock_timeout, retention, at);
             insert_row(st, rel, &x, row);
+            g_granted.valid = ItemPointerIsValid(&x.out->tts_tid);
+            g_granted.xid = GetTopTransactionIdIfAny();
+            g_granted.relid = st.relid;
+            g_granted.role = GetUserId();
+            g_granted.tid = x.out->tts_tid;
             return done_with("new", row);
         }
         const bool done = old.done();
@@ -841,8 +912,18 @@ IDGEN_FUNCTION(idempotency_begin) {
                                               : psprintf("a request holds it until %s.", timestamptz_to_str(locked_until)),
                             "Retry later, or call idempotency_begin() with wait => true to wait for it.");
         // Wait for the request to finish or its lock to run out, reading the row again.
-        const long left_ms = static_cast<long>((locked_until - at) / 1000) + 1;
-        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, Min(sleep_ms, left_ms),
+        long left_ms = static_cast<long>((locked_until - at) / 1000) + 1;
+        if (polling_since == 0) polling_since = at;
+        if (LockTimeout > 0) {
+            const long waited_ms = static_cast<long>((at - polling_since) / 1000);
+            if (waited_ms >= LockTimeout)
+                in_flight_error(scope, key,
+                                psprintf("waited lock_timeout (%d ms) for the request that holds it until %s.",
+                                         LockTimeout, timestamptz_to_str(locked_until)),
+                                "Retry later; lock_timeout bounds this wait as it bounds a lock wait.");
+            left_ms = Min(left_ms, LockTimeout - waited_ms);
+        }
+        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, Max(1L, Min(sleep_ms, left_ms)),
                         PG_WAIT_EXTENSION);
         ResetLatch(MyLatch);
         sleep_ms = Min(sleep_ms * 2, 100L);
@@ -861,12 +942,16 @@ void update_in_flight(const text* scope, const text* key, const text* attempt_id
     const Store& st = *store;
     Exec x;
     exec_open(&x, rel);
+    bool granted = true;  // first try the row this transaction's begin inserted
     for (;;) {
         CHECK_FOR_INTERRUPTS();
         const TimestampTz at = GetCurrentTimestamp();
         Row old;
         const Shown k = shown(key), s = shown(scope);
-        if (!read_row(st, rel, &x, role, scope, key, &old) || !old.mine())
+        bool found = granted && read_granted_row(st, rel, &x, role, scope, key, &old);
+        granted = false;
+        if (!found) found = read_row(st, rel, &x, role, scope, key, &old);
+        if (!found || !old.mine())
             ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                             errmsg("cannot %s idempotency key \"%s\": it is not in flight", action, k.text),
                             errdetail("Scope \"%s\" has no such key for role \"%s\" (never begun, or purged).", s.text,
@@ -966,6 +1051,7 @@ IDGEN_FUNCTION(idempotency_purge) {
         g_purge.relid = st.relid;
         g_purge.expired_from = DT_NOBEGIN;
         g_purge.idle_from = 0;
+        g_purge.idle_sweeping = false;
     }
     // What one row costs (its copy, the delete's allocations) is freed before the next.
     MemoryContext outer = CurrentMemoryContext;
@@ -1015,17 +1101,34 @@ IDGEN_FUNCTION(idempotency_purge) {
         CommandCounterIncrement();
     }
     // Pass 1 (older_than): idle keys. No index serves updated_at (one would cost every finish its
-    // heap-only update), so the heap is read in TID ranges from the block where this backend's last
-    // call stopped, around to it: a call that fills its batch reads about a batch of rows; a call
-    // that finds fewer reads the table once, which ends a purge loop.
+    // heap-only update), so the heap is swept in TID ranges: a sweep starts at some block, each
+    // call goes on from the block where this backend's last call stopped, and the sweep ends
+    // when it comes round to the block it started at, so a purge loop reads the table once in
+    // all: a call that fills its batch reads about the rows it needed, and the loop's last call
+    // (fewer than batch_size) reads only what the sweep had not read yet, never the whole table
+    // again. A lone call that finds fewer than batch_size is a whole sweep.
     if (older_than != nullptr && deleted < batch) {
-        const BlockNumber start = g_purge.idle_from < RelationGetNumberOfBlocks(rel) ? g_purge.idle_from : 0;
+        const BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+        if (!g_purge.idle_sweeping || g_purge.idle_from >= nblocks || g_purge.idle_sweep >= nblocks) {
+            g_purge.idle_sweep = g_purge.idle_from < nblocks ? g_purge.idle_from : 0;
+            g_purge.idle_from = g_purge.idle_sweep;
+            g_purge.idle_sweeping = true;
+        }
+        const BlockNumber start = g_purge.idle_from, sweep = g_purge.idle_sweep;
+        // Before the wrap: start .. the end, then 0 .. sweep - 1; after it: start .. sweep - 1.
+        const bool wrapped = start < sweep;
         BlockNumber last = start;
         for (int leg = 0; leg < 2 && deleted < batch; ++leg) {
-            if (leg == 1 && start == 0) break;
+            BlockNumber from = start, to = MaxBlockNumber;
+            if (leg == 0 && wrapped) to = sweep - 1;
+            if (leg == 1) {
+                if (wrapped || sweep == 0) break;
+                from = 0;
+                to = sweep - 1;
+            }
             ItemPointerData lo, hi;
-            ItemPointerSet(&lo, leg == 0 ? start : 0, FirstOffsetNumber);
-            ItemPointerSet(&hi, leg == 0 ? MaxBlockNumber : start - 1, MaxOffsetNumber);
+            ItemPointerSet(&lo, from, FirstOffsetNumber);
+            ItemPointerSet(&hi, to, MaxOffsetNumber);
             TableScanDesc scan = table_beginscan_tidrange(rel, snapshot, &lo, &hi);
             while (deleted < batch && table_scan_getnextslot_tidrange(scan, ForwardScanDirection, slot)) {
                 last = ItemPointerGetBlockNumber(&slot->tts_tid);
@@ -1033,7 +1136,13 @@ IDGEN_FUNCTION(idempotency_purge) {
             }
             table_endscan(scan);
         }
-        g_purge.idle_from = deleted < batch ? 0 : last;
+        if (deleted < batch) {
+            // The sweep came round: the next call starts a new one, at the beginning.
+            g_purge.idle_sweeping = false;
+            g_purge.idle_from = 0;
+        } else {
+            g_purge.idle_from = last;
+        }
         CommandCounterIncrement();
     }
     UnregisterSnapshot(snapshot);
