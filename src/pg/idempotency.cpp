@@ -192,15 +192,30 @@ bool g_store_callbacks = false;
 // Where this backend's next idempotency_purge() call starts (see there): the expires_at of the
 // last expired key it read, and the heap block of the last idle key, in a sweep of the heap that
 // began at block idle_sweep (when idle_sweeping). A hint only, never trusted for correctness: a
-// call that reaches the end of a range resets it.
+// call that reaches the end of a range resets it. A sweep belongs to one kind of call (the
+// caller's role, or every role, and one older_than): a call of another kind starts its own. A
+// (sub)transaction that aborts forgets it all (purge_abort), since what its calls deleted is
+// back: a loop after a rolled-back call starts from the beginning again.
 struct PurgeResume {
     Oid db, relid;
     TimestampTz expired_from;
     BlockNumber idle_from;
     BlockNumber idle_sweep;
     bool idle_sweeping;
+    bool every_role;
+    NameData role;
+    Interval older_than;
 };
 PurgeResume g_purge;
+bool g_purge_callbacks = false;
+
+void purge_forget() { g_purge.db = InvalidOid; }
+void purge_xact(XactEvent event, void*) {
+    if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT) purge_forget();
+}
+void purge_subxact(SubXactEvent event, SubTransactionId, SubTransactionId, void*) {
+    if (event == SUBXACT_EVENT_ABORT_SUB) purge_forget();
+}
 
 // The row idempotency_begin() last inserted in this backend, so that the finish (or recovery
 // point) of that key in the same transaction, the usual shape of a request (begin, the work,
@@ -1046,12 +1061,28 @@ IDGEN_FUNCTION(idempotency_purge) {
     int64 deleted = 0;
     Exec x;
     exec_open(&x, rel);
+    if (!g_purge_callbacks) {
+        RegisterXactCallback(purge_xact, nullptr);
+        RegisterSubXactCallback(purge_subxact, nullptr);
+        g_purge_callbacks = true;
+    }
     if (g_purge.db != MyDatabaseId || g_purge.relid != st.relid) {
         g_purge.db = MyDatabaseId;
         g_purge.relid = st.relid;
         g_purge.expired_from = DT_NOBEGIN;
         g_purge.idle_from = 0;
         g_purge.idle_sweeping = false;
+    }
+    // An idle sweep of another kind of call (role, every role, older_than) is not this one's.
+    if (older_than != nullptr &&
+        (g_purge.every_role != every_role || std::strcmp(NameStr(g_purge.role), NameStr(*role)) != 0 ||
+         g_purge.older_than.time != older_than->time || g_purge.older_than.day != older_than->day ||
+         g_purge.older_than.month != older_than->month)) {
+        g_purge.idle_from = 0;
+        g_purge.idle_sweeping = false;
+        g_purge.every_role = every_role;
+        namestrcpy(&g_purge.role, NameStr(*role));
+        g_purge.older_than = *older_than;
     }
     // What one row costs (its copy, the delete's allocations) is freed before the next.
     MemoryContext outer = CurrentMemoryContext;

@@ -356,3 +356,77 @@ TEST(IdempotencyWritePath, PurgeLoopOfIdleKeysReadsTheTableOnce) {
     tx.exec("COMMIT");
     EXPECT_EQ(lone, rows / 2);
 }
+
+// A purge loop ends when a call returns less than batch_size: that must mean the idle keys are
+// gone, whatever this backend's earlier calls were. A call rolled back (its deletions are back)
+// and a call of another role (SET ROLE in a pooled connection) must not leave the loop's sweep
+// believing it has read what it has not.
+long purge_loop(pqxx::nontransaction& tx, int batch) {
+    long total = 0;
+    for (int calls = 0; calls < 100; ++calls) {
+        const long n = tx.exec1("SELECT idempotency_purge(older_than => '1 hour', batch_size => " + std::to_string(batch) +
+                                ")")[0].as<long>();
+        total += n;
+        if (n < batch) return total;
+    }
+    ADD_FAILURE() << "the purge loop did not end";
+    return total;
+}
+
+TEST(IdempotencyWritePath, PurgeLoopAfterARolledBackCallLeavesNoIdleKey) {
+    idgen::it::ScratchDb db("it_idem_wp_rollback");
+    exec(db.dsn(),
+         "INSERT INTO idempotency_keys SELECT current_user, current_user::regrole, 's', 'k' || i, 'fp', 'done', "
+         "'{}', 1, NULL, NULL, NULL, '30 s', NULL, '1 day', now() - '2 hours'::interval, now() - '2 hours'::interval, "
+         "now(), now() + '1 day' FROM generate_series(1, 3000) i");
+    pqxx::connection c(db.dsn());
+    pqxx::nontransaction tx(c);
+    tx.exec("BEGIN");
+    EXPECT_EQ(tx.exec1("SELECT idempotency_purge(older_than => '1 hour', batch_size => 500)")[0].as<long>(), 500);
+    tx.exec("ROLLBACK");
+    // And one inside a subtransaction rolled back to its savepoint.
+    tx.exec("BEGIN");
+    tx.exec("SAVEPOINT s");
+    EXPECT_EQ(tx.exec1("SELECT idempotency_purge(older_than => '1 hour', batch_size => 500)")[0].as<long>(), 500);
+    tx.exec("ROLLBACK TO SAVEPOINT s");
+    tx.exec("COMMIT");
+    EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys")[0].as<long>(), 3000);
+    EXPECT_EQ(purge_loop(tx, 500), 3000);
+    EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys")[0].as<long>(), 0);
+}
+
+TEST(IdempotencyWritePath, PurgeLoopOfOneRoleAfterAnotherRolesCallLeavesNoIdleKey) {
+    idgen::it::ScratchDb db("it_idem_wp_roles");
+    const std::string ra = "it_idem_purge_ra", rb = "it_idem_purge_rb";
+    for (const auto& r : {ra, rb}) {
+        exec(idgen::it::dsn(), "DROP ROLE IF EXISTS " + r);
+        exec(idgen::it::dsn(), "CREATE ROLE " + r);
+    }
+    exec(db.dsn(), "GRANT EXECUTE ON FUNCTION idempotency_purge(interval, integer) TO " + ra + ", " + rb);
+    // 2,000 idle keys of each role, interleaved in the heap.
+    exec(db.dsn(),
+         "INSERT INTO idempotency_keys SELECT r, r::regrole, 's', 'k' || i, 'fp', 'done', "
+         "'{}', 1, NULL, NULL, NULL, '30 s', NULL, '1 day', now() - '2 hours'::interval, now() - '2 hours'::interval, "
+         "now(), now() + '1 day' FROM generate_series(1, 4000) i, "
+         "LATERAL (SELECT CASE WHEN i % 2 = 0 THEN '" + ra + "' ELSE '" + rb + "' END::name AS r) x");
+    {
+        pqxx::connection c(db.dsn());
+        pqxx::nontransaction tx(c);
+        tx.exec("SET ROLE " + ra);
+        EXPECT_EQ(tx.exec1("SELECT idempotency_purge(older_than => '1 hour', batch_size => 500)")[0].as<long>(), 500);
+        tx.exec("RESET ROLE");
+        // rb's loop after ra's call.
+        tx.exec("SET ROLE " + rb);
+        EXPECT_EQ(purge_loop(tx, 500), 2000);
+        tx.exec("RESET ROLE");
+        EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys WHERE role_name = '" + rb + "'")[0].as<long>(), 0);
+        EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys WHERE role_name = '" + ra + "'")[0].as<long>(), 1500);
+        // Another older_than is another sweep too.
+        tx.exec("SET ROLE " + ra);
+        EXPECT_EQ(tx.exec1("SELECT idempotency_purge(older_than => '90 minutes', batch_size => 500)")[0].as<long>(), 500);
+        EXPECT_EQ(purge_loop(tx, 400), 1000);
+        tx.exec("RESET ROLE");
+        EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys")[0].as<long>(), 0);
+    }
+    exec(db.dsn(), "REVOKE ALL ON FUNCTION idempotency_purge(interval, integer) FROM " + ra + ", " + rb);
+}
