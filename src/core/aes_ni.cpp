@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "ff1_rounds.h"
+#include "ff1_walk.h"
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -17,13 +17,14 @@ namespace idgen::aes_ni {
 
 // Every function that uses the instructions carries the target attribute (the translation unit is
 // compiled for plain x86-64); each is reached only after available() said yes.
-#define IDGEN_AES_NI __attribute__((target("aes")))
+#define IDGEN_AES_NI __attribute__((target("aes,ssse3")))
+#define IDGEN_AES_NI_LAMBDA __attribute__((target("aes,ssse3")))
 
 namespace {
 
 bool detect() noexcept {
     unsigned a = 0, b = 0, c = 0, d = 0;
-    return __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_AES) != 0;
+    return __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_AES) != 0 && (c & bit_SSSE3) != 0;
 }
 
 inline __m128i load(const std::uint8_t* p) noexcept { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
@@ -35,55 +36,63 @@ IDGEN_AES_NI std::uint32_t sub_word(std::uint32_t w) noexcept {
     return static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_aeskeygenassist_si128(v, 0)));
 }
 
-// The round keys of an Nr-round AES, loaded into registers once per call.
+// FF1's radix-2 rounds (ff1.cpp's binary_encrypt/binary_decrypt, SP 800-38G Algorithm 7 with
+// the plan's precomputation) with the Nr-round AES of each round in registers. The halves A and B
+// live in the low 64 bits of vector registers, so a round never leaves them: the block is round
+// i's constant (plan.h XOR [i] in its place XOR the first round key) XOR B byte-swapped into the
+// block's last 8 bytes (B has b <= 4 bytes and [i] sits just before them); y is R's first 8 bytes
+// byte-swapped back (d = 8 for every n in [20, 64]); then C = A + y or B - y mod 2^m. Each round
+// waits for the one before: what is kept off that path (the constants, the masks) is computed
+// first.
 template <unsigned Nr>
-struct Schedule {
+IDGEN_AES_NI std::uint64_t binary_nr(const Key& key, const ff1::BinaryPlan& plan, std::uint64_t x,
+                                     bool forward) noexcept {
     __m128i k[Nr + 1];
-    IDGEN_AES_NI explicit Schedule(const Key& key) noexcept {
 #pragma GCC unroll 15
-        for (unsigned r = 0; r <= Nr; ++r) k[r] = load(key.round_keys[r]);
+    for (unsigned r = 0; r <= Nr; ++r) k[r] = load(key.round_keys[r]);
+    // Byte-reversals of the low 64 bits into the high 64 bits, and of the low 64 bits in place.
+    const __m128i to_tail = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, -1, -1, -1, -1, -1, -1, -1, -1);
+    const __m128i from_head = _mm_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, 0, 1, 2, 3, 4, 5, 6, 7);
+    const __m128i h = _mm_xor_si128(load(plan.h), k[0]);
+    __m128i round_const[10];
+    for (unsigned i = 0; i < 10; ++i) {
+        const auto ib = static_cast<long long>(static_cast<std::uint64_t>(i) << (8 * plan.b));
+        round_const[i] = _mm_xor_si128(h, _mm_shuffle_epi8(_mm_cvtsi64_si128(ib), to_tail));
     }
-    // AES of a block that is already XORed with the first round key.
-    IDGEN_AES_NI __m128i finish(__m128i s) const noexcept {
+    const unsigned u = plan.u, v = plan.v;  // both <= 32
+    const __m128i mask_u = _mm_cvtsi64_si128(static_cast<long long>((std::uint64_t{1} << u) - 1));
+    const __m128i mask_v = _mm_cvtsi64_si128(static_cast<long long>((std::uint64_t{1} << v) - 1));
+    __m128i a = _mm_cvtsi64_si128(static_cast<long long>(x >> v));
+    __m128i b = _mm_cvtsi64_si128(static_cast<long long>(x & ((std::uint64_t{1} << v) - 1)));
+    const auto y = [&](unsigned i, __m128i half) IDGEN_AES_NI_LAMBDA {
+        __m128i s = _mm_xor_si128(round_const[i], _mm_shuffle_epi8(half, to_tail));
 #pragma GCC unroll 15
         for (unsigned r = 1; r < Nr; ++r) s = _mm_aesenc_si128(s, k[r]);
-        return _mm_aesenclast_si128(s, k[Nr]);
+        return _mm_shuffle_epi8(_mm_aesenclast_si128(s, k[Nr]), from_head);
+    };
+    if (forward) {
+#pragma GCC unroll 10
+        for (unsigned i = 0; i < 10; ++i) {
+            const __m128i c = _mm_and_si128(_mm_add_epi64(a, y(i, b)), i % 2 == 0 ? mask_u : mask_v);
+            a = b;
+            b = c;
+        }
+    } else {
+#pragma GCC unroll 10
+        for (unsigned k9 = 0; k9 < 10; ++k9) {
+            const unsigned i = 9 - k9;
+            const __m128i c = _mm_and_si128(_mm_sub_epi64(b, y(i, a)), i % 2 == 0 ? mask_u : mask_v);
+            b = a;
+            a = c;
+        }
     }
-};
-
-// The round function of ff1_rounds.h. The block is plan.h with the round's tail XORed into its
-// last 8 bytes (big-endian, so byte-swapped into the high half of the register); plan.h and the
-// first round key are XORed once per call.
-template <unsigned Nr>
-struct Round {
-    const Schedule<Nr>& s;
-    __m128i h;
-    const ff1::BinaryPlan& plan;
-    IDGEN_AES_NI Round(const Schedule<Nr>& schedule, const ff1::BinaryPlan& p) noexcept
-        : s(schedule), h(_mm_xor_si128(load(p.h), schedule.k[0])), plan(p) {}
-    IDGEN_AES_NI std::uint64_t operator()(unsigned i, std::uint64_t half) const noexcept {
-        const std::uint64_t t = __builtin_bswap64(ff1::rounds::tail(plan, i, half));
-        const __m128i r = s.finish(_mm_xor_si128(h, _mm_set_epi64x(static_cast<long long>(t), 0)));
-        return __builtin_bswap64(static_cast<std::uint64_t>(_mm_cvtsi128_si64(r)));  // R's first 8 bytes
-    }
-};
-
-// flatten: the rounds of ff1_rounds.h and the AES of each are inlined here, where the target
-// attribute allows the instructions, so the round keys stay in registers across all ten rounds.
-template <unsigned Nr>
-IDGEN_AES_NI __attribute__((flatten)) std::uint64_t binary_nr(const Key& key, const ff1::BinaryPlan& plan,
-                                                                std::uint64_t x, bool forward) noexcept {
-    const Schedule<Nr> s(key);
-    Round<Nr> y(s, plan);
-    return forward ? ff1::rounds::binary_encrypt(plan, x, y) : ff1::rounds::binary_decrypt(plan, x, y);
+    return (static_cast<std::uint64_t>(_mm_cvtsi128_si64(a)) << v) | static_cast<std::uint64_t>(_mm_cvtsi128_si64(b));
 }
 
 template <unsigned Nr>
-IDGEN_AES_NI __attribute__((flatten)) Result<std::uint64_t> permute_nr(const Key& key, const ff1::DomainPlan& plan,
-                                                                         std::uint64_t x, bool forward) noexcept {
-    const Schedule<Nr> s(key);
-    Round<Nr> y(s, plan.ff1);
-    return forward ? ff1::rounds::permute(plan, x, y) : ff1::rounds::unpermute(plan, x, y);
+IDGEN_AES_NI Result<std::uint64_t> permute_nr(const Key& key, const ff1::DomainPlan& plan, std::uint64_t x,
+                                              bool forward) noexcept {
+    return ff1::walk::run(plan, x, [&](std::uint64_t z) IDGEN_AES_NI_LAMBDA { return binary_nr<Nr>(key, plan.ff1, z, forward); });
 }
 
 IDGEN_AES_NI void encrypt_block(const void* ctx, const std::uint8_t* in, std::uint8_t* out) noexcept {

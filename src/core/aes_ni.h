@@ -26,7 +26,7 @@ struct Key {
     unsigned rounds;
 };
 
-// The CPU has AES-NI (CPUID leaf 1, ECX bit 25). False on other architectures.
+// The CPU has AES-NI and SSSE3 (CPUID leaf 1, ECX bits 25 and 9). False on other architectures.
 [[nodiscard]] bool available() noexcept;
 
 // Expands a 16-, 24- or 32-byte key. False (and *out untouched) when !available() or for

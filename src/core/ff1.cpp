@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "ff1_rounds.h"
+#include "ff1_walk.h"
 #include "no_pg_check.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ff1.cpp assumes a little-endian machine");
@@ -157,6 +157,10 @@ Error crypt(bool forward, const BlockCipher& aes, const std::uint8_t* tweak, std
     return Error::kOk;
 }
 
+inline std::uint64_t mask(unsigned bits) noexcept {
+    return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+}
+
 inline std::uint64_t load_be64(const std::uint8_t* p) noexcept {
     std::uint64_t x;
     std::memcpy(&x, p, 8);
@@ -167,19 +171,15 @@ inline void store_be64(std::uint8_t* p, std::uint64_t x) noexcept {
     std::memcpy(p, &x, 8);
 }
 
-// The round function of ff1_rounds.h through a BlockCipher: one AES block from the precomputed
-// state.
-struct BlockRound {
-    const BlockCipher& aes;
-    const BinaryPlan& plan;
-    std::uint64_t operator()(unsigned i, std::uint64_t half) const noexcept {
-        std::uint8_t blk[16], r[16];
-        std::memcpy(blk, plan.h, 8);
-        store_be64(blk + 8, load_be64(plan.h + 8) ^ rounds::tail(plan, i, half));
-        aes(blk, r);
-        return load_be64(r);
-    }
-};
+// y of round i for the half `half`: one AES block from the precomputed state. Q's last block ends
+// with [i] and the b <= 4 bytes of the half, all in its second 8 bytes.
+inline std::uint64_t round_y(const BlockCipher& aes, const BinaryPlan& plan, unsigned i, std::uint64_t half) noexcept {
+    std::uint8_t blk[16], r[16];
+    std::memcpy(blk, plan.h, 8);
+    store_be64(blk + 8, load_be64(plan.h + 8) ^ (static_cast<std::uint64_t>(i) << (8 * plan.b)) ^ half);
+    aes(blk, r);
+    return load_be64(r);  // d = 8 for every n in [20, 64]: y is the first 8 bytes of R
+}
 
 }  // namespace
 
@@ -223,13 +223,27 @@ Error make_binary_plan(const BlockCipher& aes, const std::uint8_t* tweak, std::s
 }
 
 std::uint64_t binary_encrypt(const BlockCipher& aes, const BinaryPlan& plan, std::uint64_t x) noexcept {
-    BlockRound y{aes, plan};
-    return rounds::binary_encrypt(plan, x, y);
+    const unsigned u = plan.u, v = plan.v;
+    std::uint64_t a = x >> v, b = x & mask(v);
+    for (unsigned i = 0; i < 10; ++i) {
+        const unsigned m = (i % 2 == 0) ? u : v;
+        const std::uint64_t c = (a + round_y(aes, plan, i, b)) & mask(m);
+        a = b;
+        b = c;
+    }
+    return (a << v) | b;
 }
 
 std::uint64_t binary_decrypt(const BlockCipher& aes, const BinaryPlan& plan, std::uint64_t x) noexcept {
-    BlockRound y{aes, plan};
-    return rounds::binary_decrypt(plan, x, y);
+    const unsigned u = plan.u, v = plan.v;
+    std::uint64_t a = x >> v, b = x & mask(v);
+    for (unsigned i = 10; i-- > 0;) {
+        const unsigned m = (i % 2 == 0) ? u : v;
+        const std::uint64_t c = (b - round_y(aes, plan, i, a)) & mask(m);
+        b = a;
+        a = c;
+    }
+    return (a << v) | b;
 }
 
 unsigned domain_bits(std::uint64_t domain) noexcept { return bit_length(domain - 1); }
@@ -243,13 +257,11 @@ Error make_domain_plan(const BlockCipher& aes, const std::uint8_t* tweak, std::s
 }
 
 Result<std::uint64_t> permute(const BlockCipher& aes, const DomainPlan& plan, std::uint64_t x) noexcept {
-    BlockRound y{aes, plan.ff1};
-    return rounds::permute(plan, x, y);
+    return walk::run(plan, x, [&](std::uint64_t z) { return binary_encrypt(aes, plan.ff1, z); });
 }
 
 Result<std::uint64_t> unpermute(const BlockCipher& aes, const DomainPlan& plan, std::uint64_t x) noexcept {
-    BlockRound y{aes, plan.ff1};
-    return rounds::unpermute(plan, x, y);
+    return walk::run(plan, x, [&](std::uint64_t z) { return binary_decrypt(aes, plan.ff1, z); });
 }
 
 }  // namespace idgen::ff1
