@@ -37,16 +37,17 @@ IDGEN_AES_NI std::uint32_t sub_word(std::uint32_t w) noexcept {
 }
 
 // FF1's radix-2 rounds (ff1.cpp's binary_encrypt/binary_decrypt, SP 800-38G Algorithm 7 with
-// the plan's precomputation) with the Nr-round AES of each round in registers. The halves A and B
-// live in the low 64 bits of vector registers, so a round never leaves them: the block is round
-// i's constant (plan.h XOR [i] in its place XOR the first round key) XOR B byte-swapped into the
-// block's last 8 bytes (B has b <= 4 bytes and [i] sits just before them); y is R's first 8 bytes
-// byte-swapped back (d = 8 for every n in [20, 64]); then C = A + y or B - y mod 2^m. Each round
-// waits for the one before: what is kept off that path (the constants, the masks) is computed
-// first.
-template <unsigned Nr>
-IDGEN_AES_NI std::uint64_t binary_nr(const Key& key, const ff1::BinaryPlan& plan, std::uint64_t x,
-                                     bool forward) noexcept {
+// the plan's precomputation) on L values at once, with the Nr-round AES of each round in
+// registers. The halves A and B live in the low 64 bits of vector registers, so a round never
+// leaves them: the block is round i's constant (plan.h XOR [i] in its place XOR the first round
+// key) XOR B byte-swapped into the block's last 8 bytes (B has b <= 4 bytes and [i] sits just
+// before them); y is R's first 8 bytes byte-swapped back (d = 8 for every n in [20, 64]); then
+// C = A + y or B - y mod 2^m. Within one value each round waits for the one before (ten AES
+// blocks of latency); the L values' blocks are independent, so they share that wait: the AES
+// units are pipelined (an AESENC issues every cycle or two and takes about four).
+template <unsigned Nr, unsigned L>
+IDGEN_AES_NI void binary_lanes(const Key& key, const ff1::BinaryPlan& plan, const std::uint64_t* x,
+                               std::uint64_t* out, bool forward) noexcept {
     __m128i k[Nr + 1];
 #pragma GCC unroll 15
     for (unsigned r = 0; r <= Nr; ++r) k[r] = load(key.round_keys[r]);
@@ -62,37 +63,66 @@ IDGEN_AES_NI std::uint64_t binary_nr(const Key& key, const ff1::BinaryPlan& plan
     const unsigned u = plan.u, v = plan.v;  // both <= 32
     const __m128i mask_u = _mm_cvtsi64_si128(static_cast<long long>((std::uint64_t{1} << u) - 1));
     const __m128i mask_v = _mm_cvtsi64_si128(static_cast<long long>((std::uint64_t{1} << v) - 1));
-    __m128i a = _mm_cvtsi64_si128(static_cast<long long>(x >> v));
-    __m128i b = _mm_cvtsi64_si128(static_cast<long long>(x & ((std::uint64_t{1} << v) - 1)));
-    const auto y = [&](unsigned i, __m128i half) IDGEN_AES_NI_LAMBDA {
-        __m128i s = _mm_xor_si128(round_const[i], _mm_shuffle_epi8(half, to_tail));
+    __m128i a[L], b[L], s[L];
+#pragma GCC unroll 8
+    for (unsigned j = 0; j < L; ++j) {
+        a[j] = _mm_cvtsi64_si128(static_cast<long long>(x[j] >> v));
+        b[j] = _mm_cvtsi64_si128(static_cast<long long>(x[j] & ((std::uint64_t{1} << v) - 1)));
+    }
+#pragma GCC unroll 10
+    for (unsigned k9 = 0; k9 < 10; ++k9) {
+        const unsigned i = forward ? k9 : 9 - k9;
+        const __m128i mask = i % 2 == 0 ? mask_u : mask_v;
+        // Encrypting, B goes into the block; decrypting, A does.
+#pragma GCC unroll 8
+        for (unsigned j = 0; j < L; ++j) s[j] = _mm_xor_si128(round_const[i], _mm_shuffle_epi8(forward ? b[j] : a[j], to_tail));
 #pragma GCC unroll 15
-        for (unsigned r = 1; r < Nr; ++r) s = _mm_aesenc_si128(s, k[r]);
-        return _mm_shuffle_epi8(_mm_aesenclast_si128(s, k[Nr]), from_head);
-    };
-    if (forward) {
-#pragma GCC unroll 10
-        for (unsigned i = 0; i < 10; ++i) {
-            const __m128i c = _mm_and_si128(_mm_add_epi64(a, y(i, b)), i % 2 == 0 ? mask_u : mask_v);
-            a = b;
-            b = c;
-        }
-    } else {
-#pragma GCC unroll 10
-        for (unsigned k9 = 0; k9 < 10; ++k9) {
-            const unsigned i = 9 - k9;
-            const __m128i c = _mm_and_si128(_mm_sub_epi64(b, y(i, a)), i % 2 == 0 ? mask_u : mask_v);
-            b = a;
-            a = c;
+        for (unsigned r = 1; r < Nr; ++r)
+#pragma GCC unroll 8
+            for (unsigned j = 0; j < L; ++j) s[j] = _mm_aesenc_si128(s[j], k[r]);
+#pragma GCC unroll 8
+        for (unsigned j = 0; j < L; ++j) {
+            const __m128i y = _mm_shuffle_epi8(_mm_aesenclast_si128(s[j], k[Nr]), from_head);
+            if (forward) {
+                const __m128i c = _mm_and_si128(_mm_add_epi64(a[j], y), mask);
+                a[j] = b[j];
+                b[j] = c;
+            } else {
+                const __m128i c = _mm_and_si128(_mm_sub_epi64(b[j], y), mask);
+                b[j] = a[j];
+                a[j] = c;
+            }
         }
     }
-    return (static_cast<std::uint64_t>(_mm_cvtsi128_si64(a)) << v) | static_cast<std::uint64_t>(_mm_cvtsi128_si64(b));
+#pragma GCC unroll 8
+    for (unsigned j = 0; j < L; ++j)
+        out[j] = (static_cast<std::uint64_t>(_mm_cvtsi128_si64(a[j])) << v) | static_cast<std::uint64_t>(_mm_cvtsi128_si64(b[j]));
+}
+
+template <unsigned Nr>
+IDGEN_AES_NI std::uint64_t binary_nr(const Key& key, const ff1::BinaryPlan& plan, std::uint64_t x, bool forward) noexcept {
+    std::uint64_t y;
+    binary_lanes<Nr, 1>(key, plan, &x, &y, forward);
+    return y;
 }
 
 template <unsigned Nr>
 IDGEN_AES_NI Result<std::uint64_t> permute_nr(const Key& key, const ff1::DomainPlan& plan, std::uint64_t x,
                                               bool forward) noexcept {
     return ff1::walk::run(plan, x, [&](std::uint64_t z) IDGEN_AES_NI_LAMBDA { return binary_nr<Nr>(key, plan.ff1, z, forward); });
+}
+
+// kRun values at once; a value whose step leaves the domain walks on by itself (ff1_walk.h).
+template <unsigned Nr>
+IDGEN_AES_NI void consecutive_nr(const Key& key, const ff1::DomainPlan& plan, std::uint64_t x, unsigned n,
+                                 bool forward, std::uint64_t* out) noexcept {
+    std::uint64_t z[kRun], w[kRun];
+    for (unsigned j = 0; j < kRun; ++j) z[j] = x - 1 + (j < n ? j : 0);  // lanes past n repeat the first
+    binary_lanes<Nr, kRun>(key, plan.ff1, z, w, forward);
+    for (unsigned j = 0; j < n; ++j) {
+        while (w[j] >= plan.domain) w[j] = binary_nr<Nr>(key, plan.ff1, w[j], forward);
+        out[j] = w[j] + 1;
+    }
 }
 
 IDGEN_AES_NI void encrypt_block(const void* ctx, const std::uint8_t* in, std::uint8_t* out) noexcept {
@@ -172,6 +202,17 @@ Result<std::uint64_t> unpermute(const Key& key, const ff1::DomainPlan& plan, std
     }
 }
 
+Error permute_consecutive(const Key& key, const ff1::DomainPlan& plan, std::uint64_t x, unsigned n, bool forward,
+                          std::uint64_t* out) noexcept {
+    if (n < 1 || n > kRun || x < 1 || x > plan.domain || n - 1 > plan.domain - x) return Error::kOutOfRange;
+    switch (key.rounds) {
+        case 10: consecutive_nr<10>(key, plan, x, n, forward, out); break;
+        case 12: consecutive_nr<12>(key, plan, x, n, forward, out); break;
+        default: consecutive_nr<14>(key, plan, x, n, forward, out); break;
+    }
+    return Error::kOk;
+}
+
 #else  // not x86-64: no AES-NI. expand_key() never succeeds, so nothing below is ever reached.
 
 bool available() noexcept { return false; }
@@ -184,6 +225,9 @@ std::uint64_t binary_encrypt(const Key&, const ff1::BinaryPlan&, std::uint64_t) 
 std::uint64_t binary_decrypt(const Key&, const ff1::BinaryPlan&, std::uint64_t) noexcept { __builtin_trap(); }
 Result<std::uint64_t> permute(const Key&, const ff1::DomainPlan&, std::uint64_t) noexcept { __builtin_trap(); }
 Result<std::uint64_t> unpermute(const Key&, const ff1::DomainPlan&, std::uint64_t) noexcept { __builtin_trap(); }
+Error permute_consecutive(const Key&, const ff1::DomainPlan&, std::uint64_t, unsigned, bool, std::uint64_t*) noexcept {
+    __builtin_trap();
+}
 
 #endif
 

@@ -45,4 +45,13 @@ struct Key {
 [[nodiscard]] Result<std::uint64_t> permute(const Key& key, const ff1::DomainPlan& plan, std::uint64_t x) noexcept;
 [[nodiscard]] Result<std::uint64_t> unpermute(const Key& key, const ff1::DomainPlan& plan, std::uint64_t x) noexcept;
 
+// The permutation (forward) or its inverse of the n consecutive values x, x + 1, ..., x + n - 1,
+// into out[0..n-1], in about the time of one: a value's ten AES blocks are one chain, each
+// waiting for the one before, while the chains of different values overlap in the AES units.
+// kOutOfRange unless 1 <= n <= kRun and all n values are in [1, domain]. For callers that can
+// expect the next values to be asked for (a sequence feeding id_permute()).
+constexpr unsigned kRun = 8;
+[[nodiscard]] Error permute_consecutive(const Key& key, const ff1::DomainPlan& plan, std::uint64_t x, unsigned n,
+                                        bool forward, std::uint64_t* out) noexcept;
+
 }  // namespace idgen::aes_ni

@@ -13,7 +13,10 @@
 // blocks of a value run inlined, with the round keys in registers; OpenSSL is the fallback, and
 // id_gen.permute_aes_ni = off forces it, for tests) and its FF1 plan for the default tweak (the
 // CBC-MAC state after FF1's block P and the tweak), plus the plan of the last other tweak used
-// with it. What keeps it current is described at the cache (g_slots) below.
+// with it. With AES-NI, a value that follows the one asked for before, outside the last run
+// permuted, starts a new run: its image and those of the next kRun - 1 values, made together
+// (a sequence asks for them next). What keeps it current is described at the cache (g_slots) below; a run lives
+// in its slot and goes with it.
 #include <cstdint>
 #include <cstring>
 
@@ -51,6 +54,20 @@ constexpr int kSlots = 16;
 constexpr int kNameMax = 63;
 constexpr std::size_t kKeyBytes = 16;  // AES-128
 
+// The images of a run of consecutive values under one plan, made together (aes_ni.h's
+// permute_consecutive(): about the time of one value alone, several times that of one value
+// amid other work) when the value asked for follows the one before but lies outside the run: a
+// sequence feeding id_permute() asks for the next values in order. Values out of order are
+// permuted one by one.
+struct Ahead {
+    unsigned n;  // 0: empty
+    bool forward;
+    std::uint64_t first;
+    std::uint64_t out[idgen::aes_ni::kRun];
+    std::uint64_t next;  // the value after the last one asked for (0: none), in direction next_forward
+    bool next_forward;
+};
+
 struct Slot {
     bool used;
     int name_len;
@@ -65,6 +82,7 @@ struct Slot {
     int other_len;
     char other[ff1::kMaxTweak];
     ff1::DomainPlan other_plan;
+    Ahead ahead, other_ahead;  // of plan and other_plan (AES-NI only)
     std::uint64_t last_use;
 };
 
@@ -291,7 +309,30 @@ const ff1::DomainPlan& plan_for(Slot& slot, const text* tweak) {
     std::memcpy(slot.other, data, len);
     slot.other_len = len;
     slot.has_other = true;
+    explicit_bzero(&slot.other_ahead, sizeof slot.other_ahead);  // of the tweak replaced
     return slot.other_plan;
+}
+
+// The image of x (in [1, plan.domain]) from the run made ahead, from a new run when x follows
+// the value asked for before, or alone.
+idgen::Result<std::uint64_t> from_run(Ahead& ahead, const idgen::aes_ni::Key& key, const ff1::DomainPlan& plan,
+                                      std::uint64_t x, bool forward) noexcept {
+    const bool in_order = ahead.next == x && ahead.next_forward == forward;
+    ahead.next = x + 1;
+    ahead.next_forward = forward;
+    if (ahead.n != 0 && ahead.forward == forward && x >= ahead.first && x - ahead.first < ahead.n)
+        return ahead.out[x - ahead.first];
+    if (!in_order) return forward ? idgen::aes_ni::permute(key, plan, x) : idgen::aes_ni::unpermute(key, plan, x);
+    const std::uint64_t left = plan.domain - x + 1;
+    const unsigned n = left < idgen::aes_ni::kRun ? static_cast<unsigned>(left) : idgen::aes_ni::kRun;
+    ahead.n = 0;
+    if (const idgen::Error e = idgen::aes_ni::permute_consecutive(key, plan, x, n, forward, ahead.out);
+        e != idgen::Error::kOk)
+        return e;
+    ahead.n = n;
+    ahead.forward = forward;
+    ahead.first = x;
+    return ahead.out[0];
 }
 
 Datum run(FunctionCallInfo fcinfo, bool forward) {
@@ -310,7 +351,7 @@ Datum run(FunctionCallInfo fcinfo, bool forward) {
     const auto x = static_cast<std::uint64_t>(value);
     idgen::Result<std::uint64_t> r = idgen::Error::kNoOutcome;
     if (slot.has_ni && g_use_aes_ni) {
-        r = forward ? idgen::aes_ni::permute(slot.ni, plan, x) : idgen::aes_ni::unpermute(slot.ni, plan, x);
+        r = from_run(&plan == &slot.plan ? slot.ahead : slot.other_ahead, slot.ni, plan, x, forward);
     } else {
         const auto aes = idgen::aes::block_cipher(slot.ctx);
         r = forward ? ff1::permute(aes, plan, x) : ff1::unpermute(aes, plan, x);

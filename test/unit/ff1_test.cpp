@@ -404,6 +404,49 @@ TEST(AesNi, PermutationEqualsOpenSsl) {
     }
 }
 
+// Runs of consecutive values made together equal the values one by one, both ways, on domains
+// where some values walk (10^6 on 20 bits, 1000003 on 20 bits) and where none do, up to the
+// domain's last value; runs that would leave [1, domain] are refused.
+TEST(AesNi, ConsecutiveRunsEqualOneByOne) {
+    if (!idgen::aes_ni::available()) GTEST_SKIP() << "this CPU has no AES-NI";
+    std::mt19937_64 rng(13);
+    for (std::size_t len : {16u, 32u}) {
+        std::vector<std::uint8_t> key(len);
+        for (auto& b : key) b = static_cast<std::uint8_t>(rng());
+        Aes evp(key, Path::kOpenSsl), ni(key, Path::kAesNi);
+        ASSERT_TRUE(evp.ok && ni.ok);
+        for (std::uint64_t domain : {std::uint64_t{1000000}, std::uint64_t{1000003}, std::uint64_t{1} << 20,
+                                     std::uint64_t{9007199254740991}, std::uint64_t{9223372036854775807}}) {
+            SCOPED_TRACE("domain=" + std::to_string(domain));
+            ff1::DomainPlan plan;
+            ASSERT_EQ(ff1::make_domain_plan(ni.cipher(), reinterpret_cast<const std::uint8_t*>("seq"), 3, domain, &plan), Error::kOk);
+            std::vector<std::uint64_t> starts = {1, domain - idgen::aes_ni::kRun + 1};
+            for (int k = 0; k < 300; ++k) starts.push_back(1 + rng() % (domain - idgen::aes_ni::kRun + 1));
+            for (bool forward : {true, false}) {
+                for (std::uint64_t x : starts) {
+                    for (unsigned n : {1u, 3u, idgen::aes_ni::kRun}) {
+                        std::uint64_t out[idgen::aes_ni::kRun] = {};
+                        ASSERT_EQ(idgen::aes_ni::permute_consecutive(ni.ni, plan, x, n, forward, out), Error::kOk);
+                        for (unsigned j = 0; j < n; ++j) {
+                            const auto one = forward ? evp.permute(plan, x + j) : evp.unpermute(plan, x + j);
+                            ASSERT_TRUE(one.ok());
+                            ASSERT_EQ(out[j], *one) << "x=" << x << " j=" << j << " forward=" << forward;
+                        }
+                    }
+                }
+            }
+            std::uint64_t out[idgen::aes_ni::kRun];
+            EXPECT_EQ(idgen::aes_ni::permute_consecutive(ni.ni, plan, 0, 1, true, out), Error::kOutOfRange);
+            EXPECT_EQ(idgen::aes_ni::permute_consecutive(ni.ni, plan, 1, 0, true, out), Error::kOutOfRange);
+            EXPECT_EQ(idgen::aes_ni::permute_consecutive(ni.ni, plan, 1, idgen::aes_ni::kRun + 1, true, out), Error::kOutOfRange);
+            EXPECT_EQ(idgen::aes_ni::permute_consecutive(ni.ni, plan, domain, 2, false, out), Error::kOutOfRange);
+            EXPECT_EQ(idgen::aes_ni::permute_consecutive(ni.ni, plan, domain + 1, 1, true, out), Error::kOutOfRange);
+            EXPECT_EQ(idgen::aes_ni::permute_consecutive(ni.ni, plan, domain, 1, true, out), Error::kOk);
+            EXPECT_EQ(out[0], *evp.permute(plan, domain));
+        }
+    }
+}
+
 // Only AES's key lengths; and nothing at all on a CPU without the instructions.
 TEST(AesNi, ExpandKeyRefusesWhatItCannotServe) {
     std::vector<std::uint8_t> key(33, 1);
