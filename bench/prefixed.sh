@@ -34,9 +34,9 @@ bench_sql -o /dev/null <<'SQL'
 SELECT bench.check('gen_prefixed(p) / gen_ulid(), net ns per ID',
                    bench.ns('gen', 'gen_prefixed(p)') / bench.ns('gen', 'gen_ulid()'), '<=', 2.0, 'x',
                    'goal: at ULID speed (within 2x)');
-SELECT bench.check('gen_prefixed(p) / prefixed_format(p, gen_uuidv7()), net ns per ID',
-                   bench.ns('gen', 'gen_prefixed(p)') / bench.ns('gen', 'prefixed_format(p, gen_uuidv7())'), '<=', 1.2,
-                   'x', 'the registry check: at most 20% over the same text without it');
+SELECT bench.check('gen_prefixed(p) - prefixed_format(p, gen_uuidv7()), net ns per ID',
+                   bench.ns('gen', 'gen_prefixed(p)') - bench.ns('gen', 'prefixed_format(p, gen_uuidv7())'), '<=', 30,
+                   'ns', 'the registry check, from the cache (the 0.2.0 probe cost about 1000 ns)');
 SQL
 bench_targets
 echo
