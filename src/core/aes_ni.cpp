@@ -18,7 +18,6 @@ namespace idgen::aes_ni {
 // Every function that uses the instructions carries the target attribute (the translation unit is
 // compiled for plain x86-64); each is reached only after available() said yes.
 #define IDGEN_AES_NI __attribute__((target("aes,ssse3")))
-#define IDGEN_AES_NI_LAMBDA __attribute__((target("aes,ssse3")))
 
 namespace {
 
@@ -75,7 +74,8 @@ IDGEN_AES_NI void binary_lanes(const Key& key, const ff1::BinaryPlan& plan, cons
         const __m128i mask = i % 2 == 0 ? mask_u : mask_v;
         // Encrypting, B goes into the block; decrypting, A does.
 #pragma GCC unroll 8
-        for (unsigned j = 0; j < L; ++j) s[j] = _mm_xor_si128(round_const[i], _mm_shuffle_epi8(forward ? b[j] : a[j], to_tail));
+        for (unsigned j = 0; j < L; ++j)
+            s[j] = _mm_xor_si128(round_const[i], _mm_shuffle_epi8(forward ? b[j] : a[j], to_tail));
 #pragma GCC unroll 15
         for (unsigned r = 1; r < Nr; ++r)
 #pragma GCC unroll 8
@@ -96,26 +96,30 @@ IDGEN_AES_NI void binary_lanes(const Key& key, const ff1::BinaryPlan& plan, cons
     }
 #pragma GCC unroll 8
     for (unsigned j = 0; j < L; ++j)
-        out[j] = (static_cast<std::uint64_t>(_mm_cvtsi128_si64(a[j])) << v) | static_cast<std::uint64_t>(_mm_cvtsi128_si64(b[j]));
+        out[j] = (static_cast<std::uint64_t>(_mm_cvtsi128_si64(a[j])) << v) |
+                 static_cast<std::uint64_t>(_mm_cvtsi128_si64(b[j]));
 }
 
 template <unsigned Nr>
-IDGEN_AES_NI __attribute__((noinline)) std::uint64_t binary_nr(const Key& key, const ff1::BinaryPlan& plan, std::uint64_t x, bool forward) noexcept {
+IDGEN_AES_NI __attribute__((noinline)) std::uint64_t binary_nr(const Key& key, const ff1::BinaryPlan& plan,
+                                                                std::uint64_t x, bool forward) noexcept {
     std::uint64_t y;
     binary_lanes<Nr, 1>(key, plan, &x, &y, forward);
     return y;
 }
 
 template <unsigned Nr>
-IDGEN_AES_NI __attribute__((noinline)) Result<std::uint64_t> permute_nr(const Key& key, const ff1::DomainPlan& plan, std::uint64_t x,
-                                              bool forward) noexcept {
-    return ff1::walk::run(plan, x, [&](std::uint64_t z) IDGEN_AES_NI_LAMBDA { return binary_nr<Nr>(key, plan.ff1, z, forward); });
+IDGEN_AES_NI __attribute__((noinline)) Result<std::uint64_t> permute_nr(const Key& key, const ff1::DomainPlan& plan,
+                                                                         std::uint64_t x, bool forward) noexcept {
+    return ff1::walk::run(plan, x,
+                          [&](std::uint64_t z) IDGEN_AES_NI { return binary_nr<Nr>(key, plan.ff1, z, forward); });
 }
 
 // kRun values at once; a value whose step leaves the domain walks on by itself (ff1_walk.h).
 template <unsigned Nr>
-IDGEN_AES_NI __attribute__((noinline)) void consecutive_nr(const Key& key, const ff1::DomainPlan& plan, std::uint64_t x, unsigned n,
-                                 bool forward, std::uint64_t* out) noexcept {
+IDGEN_AES_NI __attribute__((noinline)) void consecutive_nr(const Key& key, const ff1::DomainPlan& plan,
+                                                          std::uint64_t x, unsigned n, bool forward,
+                                                          std::uint64_t* out) noexcept {
     std::uint64_t z[kRun], w[kRun];
     for (unsigned j = 0; j < kRun; ++j) z[j] = x - 1 + (j < n ? j : 0);  // lanes past n repeat the first
     binary_lanes<Nr, kRun>(key, plan.ff1, z, w, forward);

@@ -3,8 +3,9 @@
 // FF1's ten rounds are ten AES blocks, each waiting for the one before. Through a library call a
 // block costs its call, the copies in and out of memory and the library's dispatch; here the
 // round keys stay in registers for a whole permutation and each round's block is built, encrypted
-// and read back without leaving them (aes_ni.cpp; the rounds are ff1_rounds.h, shared with the
-// portable path).
+// and read back without leaving them (aes_ni.cpp: FF1's radix-2 rounds written for registers;
+// the cycle walking is ff1_walk.h, shared with the portable path in ff1.cpp). The stack the
+// computation spills to is wiped before each function returns.
 //
 // The instructions are used only where the CPU has them: available() asks CPUID once. The unit is
 // compiled with per-function target attributes, so the build needs no -maes and the rest of the

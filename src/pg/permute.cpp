@@ -15,8 +15,8 @@
 // CBC-MAC state after FF1's block P and the tweak), plus the plan of the last other tweak used
 // with it. With AES-NI, a value that follows the one asked for before, outside the last run
 // permuted, starts a new run: its image and those of the next kRun - 1 values, made together
-// (a sequence asks for them next). What keeps it current is described at the cache (g_slots) below; a run lives
-// in its slot and goes with it.
+// (a sequence asks for them next). What keeps it current is described at the cache (g_slots)
+// below; a run lives in its slot and goes with it.
 #include <cstdint>
 #include <cstring>
 
@@ -55,10 +55,9 @@ constexpr int kNameMax = 63;
 constexpr std::size_t kKeyBytes = 16;  // AES-128
 
 // The images of a run of consecutive values under one plan, made together (aes_ni.h's
-// permute_consecutive(): about the time of one value alone, several times that of one value
-// amid other work) when the value asked for follows the one before but lies outside the run: a
-// sequence feeding id_permute() asks for the next values in order. Values out of order are
-// permuted one by one.
+// permute_consecutive(): little more than the time of one value) when the value asked for
+// follows the one before but lies outside the run: a sequence feeding id_permute() asks for the
+// next values in order. Values out of order are permuted one by one.
 struct Ahead {
     unsigned n;  // 0: empty
     bool forward;
