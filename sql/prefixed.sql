@@ -122,6 +122,32 @@ FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::re
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'id_gen'
 WHERE p.proname ~ '^(prefix|gen_prefixed)' ORDER BY p.oid::regprocedure::text;
 
+-- gen_prefixed() caches, per session, the prefixes it found registered. The session's own
+-- changes reach the cache at its next command, and a rollback (of a transaction or to a
+-- savepoint) takes them back.
+SELECT prefix_register('cachep', 'cache_test');
+SELECT gen_prefixed('cachep') LIKE 'cachep\_%' AS made;
+SELECT prefix_unregister('cachep') AS released;
+SELECT gen_prefixed('cachep');
+BEGIN;
+SELECT prefix_register('cachep', 'cache_test');
+SELECT gen_prefixed('cachep') LIKE 'cachep\_%' AS made_in_transaction;
+ROLLBACK;
+SELECT gen_prefixed('cachep');
+SELECT prefix_register('cachep', 'cache_test');
+BEGIN;
+SELECT gen_prefixed('cachep') LIKE 'cachep\_%' AS made;
+SAVEPOINT s;
+SELECT prefix_unregister('cachep') AS released;
+SELECT gen_prefixed('cachep');
+ROLLBACK TO SAVEPOINT s;
+SELECT gen_prefixed('cachep') LIKE 'cachep\_%' AS made_after_rollback_to_savepoint;
+TRUNCATE prefix_registry;
+SELECT gen_prefixed('cachep');
+ROLLBACK;
+SELECT gen_prefixed('cachep', 'base62') LIKE 'cachep\_%' AS made_after_truncate_rolled_back;
+SELECT prefix_unregister('cachep') AS released;
+
 -- Leave the registry empty for the tests that follow.
 SELECT count(*) AS released FROM prefix_registry, LATERAL prefix_unregister(prefix) r WHERE r;
 SELECT count(*) AS remaining FROM prefix_registry;

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "ff1_walk.h"
 #include "no_pg_check.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ff1.cpp assumes a little-endian machine");
@@ -255,23 +256,12 @@ Error make_domain_plan(const BlockCipher& aes, const std::uint8_t* tweak, std::s
     return Error::kOk;
 }
 
-// Cycle walking ends: the cycle through x - 1 (< domain) comes back to it.
 Result<std::uint64_t> permute(const BlockCipher& aes, const DomainPlan& plan, std::uint64_t x) noexcept {
-    if (x < 1 || x > plan.domain) return Error::kOutOfRange;
-    std::uint64_t y = x - 1;
-    do {
-        y = binary_encrypt(aes, plan.ff1, y);
-    } while (y >= plan.domain);
-    return y + 1;
+    return walk::run(plan, x, [&](std::uint64_t z) { return binary_encrypt(aes, plan.ff1, z); });
 }
 
 Result<std::uint64_t> unpermute(const BlockCipher& aes, const DomainPlan& plan, std::uint64_t x) noexcept {
-    if (x < 1 || x > plan.domain) return Error::kOutOfRange;
-    std::uint64_t y = x - 1;
-    do {
-        y = binary_decrypt(aes, plan.ff1, y);
-    } while (y >= plan.domain);
-    return y + 1;
+    return walk::run(plan, x, [&](std::uint64_t z) { return binary_decrypt(aes, plan.ff1, z); });
 }
 
 }  // namespace idgen::ff1

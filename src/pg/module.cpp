@@ -3,6 +3,7 @@
 
 #include "boundary.h"
 #include "correlation.h"
+#include "permute.h"
 #include "snowflake_state.h"
 
 extern "C" {
@@ -16,6 +17,7 @@ void _PG_init(void);
 // the shared-memory requests of the correlation counters and the snowflake generators.
 extern "C" void _PG_init(void) {
     idgen::pg::correlation_init();
+    idgen::pg::permute_define_settings();
     idgen::pg::snowflake_define_settings();
 }
 

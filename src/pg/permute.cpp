@@ -9,16 +9,23 @@
 // of the caller: EXECUTE on them is what grants the use of the keys.
 //
 // Per backend, a small cache holds for each recently used key its OpenSSL context (the expanded AES
-// key) and its FF1 plan for the default tweak (the CBC-MAC state after FF1's block P and the tweak),
-// plus the plan of the last other tweak used with it. What keeps it current is described at the
-// cache (g_slots) below.
+// key), its AES-NI round keys where the CPU has the instructions (src/core/aes_ni.h: the ten AES
+// blocks of a value run inlined, with the round keys in registers; OpenSSL is the fallback, and
+// id_gen.permute_aes_ni = off forces it, for tests) and its FF1 plan for the default tweak (the
+// CBC-MAC state after FF1's block P and the tweak), plus the plan of the last other tweak used
+// with it. With AES-NI, a value that follows the one asked for before, outside the last run
+// permuted, starts a new run: its image and those of the next kRun - 1 values, made together
+// (a sequence asks for them next). What keeps it current is described at the cache (g_slots)
+// below; a run lives in its slot and goes with it.
 #include <cstdint>
 #include <cstring>
 
 #include "boundary.h"
 #include "core/aes_evp.h"
+#include "core/aes_ni.h"
 #include "core/ff1.h"
 #include "extension.h"
+#include "permute.h"
 
 extern "C" {
 #include "access/genam.h"
@@ -33,6 +40,7 @@ extern "C" {
 #include "port.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "utils/guc.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -46,11 +54,26 @@ constexpr int kSlots = 16;
 constexpr int kNameMax = 63;
 constexpr std::size_t kKeyBytes = 16;  // AES-128
 
+// The images of a run of consecutive values under one plan, made together (aes_ni.h's
+// permute_consecutive(): little more than the time of one value) when the value asked for
+// follows the one before but lies outside the run: a sequence feeding id_permute() asks for the
+// next values in order. Values out of order are permuted one by one.
+struct Ahead {
+    unsigned n;  // 0: empty
+    bool forward;
+    std::uint64_t first;
+    std::uint64_t out[idgen::aes_ni::kRun];
+    std::uint64_t next;  // the value after the last one asked for (0: none), in direction next_forward
+    bool next_forward;
+};
+
 struct Slot {
     bool used;
     int name_len;
     char name[kNameMax];
     EVP_CIPHER_CTX* ctx;
+    bool has_ni;  // ni holds the key's round keys (the CPU has AES-NI)
+    idgen::aes_ni::Key ni;
     ff1::DomainPlan plan;  // the key's default tweak
     int tweak_len;
     char tweak[ff1::kMaxTweak];
@@ -58,6 +81,7 @@ struct Slot {
     int other_len;
     char other[ff1::kMaxTweak];
     ff1::DomainPlan other_plan;
+    Ahead ahead, other_ahead;  // of plan and other_plan (AES-NI only)
     std::uint64_t last_use;
 };
 
@@ -93,6 +117,7 @@ Table g_table;
 bool g_callback = false;
 std::uint64_t g_clock = 0;
 std::uint64_t g_generation = 0;  // bumped by every invalidation of the table
+bool g_use_aes_ni = true;        // id_gen.permute_aes_ni
 
 void forget_all() noexcept {
     for (auto& s : g_slots) {
@@ -247,6 +272,7 @@ Slot& lookup(const text* name) {
     if (slot->used) idgen::aes::context_free(slot->ctx);
     explicit_bzero(slot, sizeof *slot);
     EVP_CIPHER_CTX* ctx = idgen::aes::context_new(r.key, kKeyBytes);
+    slot->has_ni = ctx != nullptr && idgen::aes_ni::expand_key(r.key, kKeyBytes, &slot->ni);
     explicit_bzero(r.key, sizeof r.key);
     if (ctx == nullptr)
         ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("could not set up AES for permutation key \"%s\"",
@@ -254,6 +280,7 @@ Slot& lookup(const text* name) {
     if (ff1::make_domain_plan(idgen::aes::block_cipher(ctx), reinterpret_cast<const std::uint8_t*>(r.tweak), r.tweak_len,
                               static_cast<std::uint64_t>(r.domain), &slot->plan) != idgen::Error::kOk) {
         idgen::aes::context_free(ctx);
+        explicit_bzero(slot, sizeof *slot);
         elog(ERROR, "id_gen: no FF1 plan for permutation key \"%s\"", text_to_cstring(name));
     }
     slot->ctx = ctx;
@@ -281,7 +308,30 @@ const ff1::DomainPlan& plan_for(Slot& slot, const text* tweak) {
     std::memcpy(slot.other, data, len);
     slot.other_len = len;
     slot.has_other = true;
+    explicit_bzero(&slot.other_ahead, sizeof slot.other_ahead);  // of the tweak replaced
     return slot.other_plan;
+}
+
+// The image of x (in [1, plan.domain]) from the run made ahead, from a new run when x follows
+// the value asked for before, or alone.
+idgen::Result<std::uint64_t> from_run(Ahead& ahead, const idgen::aes_ni::Key& key, const ff1::DomainPlan& plan,
+                                      std::uint64_t x, bool forward) noexcept {
+    const bool in_order = ahead.next == x && ahead.next_forward == forward;
+    ahead.next = x + 1;
+    ahead.next_forward = forward;
+    if (ahead.n != 0 && ahead.forward == forward && x >= ahead.first && x - ahead.first < ahead.n)
+        return ahead.out[x - ahead.first];
+    if (!in_order) return forward ? idgen::aes_ni::permute(key, plan, x) : idgen::aes_ni::unpermute(key, plan, x);
+    const std::uint64_t left = plan.domain - x + 1;
+    const unsigned n = left < idgen::aes_ni::kRun ? static_cast<unsigned>(left) : idgen::aes_ni::kRun;
+    ahead.n = 0;
+    if (const idgen::Error e = idgen::aes_ni::permute_consecutive(key, plan, x, n, forward, ahead.out);
+        e != idgen::Error::kOk)
+        return e;
+    ahead.n = n;
+    ahead.forward = forward;
+    ahead.first = x;
+    return ahead.out[0];
 }
 
 Datum run(FunctionCallInfo fcinfo, bool forward) {
@@ -297,14 +347,32 @@ Datum run(FunctionCallInfo fcinfo, bool forward) {
                                text_to_cstring(name)),
                         errdetail("The key permutes the integers from 1 to %llu.",
                                   static_cast<unsigned long long>(plan.domain))));
-    const auto aes = idgen::aes::block_cipher(slot.ctx);
-    const idgen::Result<std::uint64_t> r = forward ? ff1::permute(aes, plan, static_cast<std::uint64_t>(value))
-                                                   : ff1::unpermute(aes, plan, static_cast<std::uint64_t>(value));
+    const auto x = static_cast<std::uint64_t>(value);
+    idgen::Result<std::uint64_t> r = idgen::Error::kNoOutcome;
+    if (slot.has_ni && g_use_aes_ni) {
+        r = from_run(&plan == &slot.plan ? slot.ahead : slot.other_ahead, slot.ni, plan, x, forward);
+    } else {
+        const auto aes = idgen::aes::block_cipher(slot.ctx);
+        r = forward ? ff1::permute(aes, plan, x) : ff1::unpermute(aes, plan, x);
+    }
     if (!r.ok()) elog(ERROR, "id_gen: permutation failed");
     PG_RETURN_INT64(static_cast<std::int64_t>(*r));
 }
 
 }  // namespace
+
+namespace idgen::pg {
+
+void permute_define_settings() {
+    DefineCustomBoolVariable("id_gen.permute_aes_ni",
+                             "Testing only: id_permute() uses the CPU's AES-NI instructions where it has them.",
+                             "Off: AES from OpenSSL, the path taken on CPUs without AES-NI; the values are "
+                             "the same, only slower.",
+                             &g_use_aes_ni, true, PGC_SUSET, GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr, nullptr,
+                             nullptr);
+}
+
+}  // namespace idgen::pg
 
 // id_permute(value bigint, name text [, tweak text]) -> bigint
 IDGEN_FUNCTION(id_permute) { return run(fcinfo, true); }

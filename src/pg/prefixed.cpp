@@ -18,6 +18,7 @@ extern "C" {
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "catalog/pg_collation.h"
+#include "commands/trigger.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -25,6 +26,7 @@ extern "C" {
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -101,8 +103,9 @@ Registry& registry(FunctionCallInfo fcinfo, const char* user) {
 }
 
 // The owner `prefix` is registered for (palloc'd), or nullptr: an index scan of the registry's
-// primary key with `snapshot`, with the caller's SELECT privilege on the registry checked as a
-// query would. Only trivially destructible locals live across these calls.
+// primary key with `snapshot` (nullptr: a fresh catalog snapshot, taken after the scan's lock),
+// with the caller's SELECT privilege on the registry checked as a query would. Only trivially
+// destructible locals live across these calls.
 text* registered_owner(const Registry& reg, text* prefix, Snapshot snapshot) {
     const AclResult acl = pg_class_aclcheck(reg.relid, GetUserId(), ACL_SELECT);
     if (acl != ACLCHECK_OK) aclcheck_error(acl, OBJECT_TABLE, get_rel_name(reg.relid));
@@ -123,6 +126,100 @@ text* registered_owner(const Registry& reg, text* prefix, Snapshot snapshot) {
     systable_endscan(scan);
     table_close(rel, NoLock);
     return owner;
+}
+
+// The prefixes gen_prefixed() found registered, per backend. What keeps it current:
+//  * Every change to prefix_registry (INSERT, UPDATE, DELETE, TRUNCATE) sends a relcache
+//    invalidation for the registry: ENABLE ALWAYS triggers (93_prefix_registry_0_3.sql), a row one
+//    and a statement one, so they fire in replica mode too, which is how logical replication
+//    applies rows (its apply worker fires row triggers only).
+//  * Every call processes the queued invalidations first (AcceptInvalidationMessages(): a read of
+//    one shared flag when nothing is queued), before looking at the cache: a prefix unregistered
+//    and committed by another session is refused from this session's next call on, even inside an
+//    open transaction. This session's own changes are seen from its next command, and forgotten
+//    on rollback (the aborted (sub)transaction's invalidations are processed locally).
+//  * The relcache callback forgets every entry at once. Nothing holds an entry across a point
+//    where invalidations can be processed: a hit is a comparison, and an entry is added only
+//    after the read that found the row.
+//  * A miss reads the row with a fresh catalog snapshot, not the statement's or the transaction's:
+//    the cache holds the latest committed state (and this transaction's earlier commands), the
+//    state every invalidation refers to (an entry read with an older snapshot could outlive the
+//    invalidation of a change it does not see), and the read is repeated if an invalidation
+//    arrived during it. So, as for a permutation key, a prefix unregistered by another session is
+//    refused at every isolation level, like a dropped object, although a REPEATABLE READ
+//    snapshot still sees its row.
+// The caller's SELECT privilege on the registry is checked on every call, hit or miss.
+constexpr int kKnownMax = 32;
+struct KnownPrefix {
+    std::uint8_t len;  // 0: free
+    char prefix[idgen::kPrefixMaxLen];
+};
+struct Known {
+    Oid relid;  // the registry the entries were read from
+    KnownPrefix entries[kKnownMax];
+    int next;  // the entry replaced when all are taken (round robin)
+};
+Known g_known;
+bool g_known_callback = false;
+std::uint64_t g_known_generation = 0;  // bumped by every invalidation of the registry
+
+void known_on_relcache(Datum, Oid relid) {
+    if (relid == InvalidOid || relid == g_known.relid) {
+        const Oid keep = g_known.relid;
+        g_known = Known{};
+        g_known.relid = keep;
+        ++g_known_generation;
+    }
+}
+
+bool known_has(const char* data, std::size_t len) {
+    for (const auto& e : g_known.entries)
+        if (e.len == len && std::memcmp(e.prefix, data, len) == 0) return true;
+    return false;
+}
+
+// Whether `prefix` is registered, for gen_prefixed(): from the cache, or read and then cached.
+bool prefix_registered(const Registry& reg, text* prefix) {
+    if (!g_known_callback) {
+        CacheRegisterRelcacheCallback(known_on_relcache, (Datum)0);
+        g_known_callback = true;
+    }
+    AcceptInvalidationMessages();
+    if (g_known.relid != reg.relid) {  // another registry (the extension was reinstalled)
+        g_known = Known{};
+        g_known.relid = reg.relid;
+    }
+    const std::size_t len = VARSIZE_ANY_EXHDR(prefix);
+    const char* data = VARDATA_ANY(prefix);
+    // No longer prefix can be registered (the registry's CHECK): refused as unregistered.
+    if (len < 1 || len > idgen::kPrefixMaxLen) return false;
+    if (known_has(data, len)) {
+        const AclResult acl = pg_class_aclcheck(reg.relid, GetUserId(), ACL_SELECT);
+        if (acl != ACLCHECK_OK) aclcheck_error(acl, OBJECT_TABLE, get_rel_name(reg.relid));
+        return true;
+    }
+    bool found;
+    std::uint64_t generation;
+    do {
+        CHECK_FOR_INTERRUPTS();
+        generation = g_known_generation;
+        found = registered_owner(reg, prefix, nullptr) != nullptr;  // the catalog snapshot: see above
+    } while (generation != g_known_generation);
+    if (found && g_known.relid == reg.relid && !known_has(data, len)) {
+        KnownPrefix* slot = nullptr;
+        for (auto& e : g_known.entries)
+            if (e.len == 0) {
+                slot = &e;
+                break;
+            }
+        if (slot == nullptr) {
+            slot = &g_known.entries[g_known.next];
+            g_known.next = (g_known.next + 1) % kKnownMax;
+        }
+        std::memcpy(slot->prefix, data, len);
+        slot->len = static_cast<std::uint8_t>(len);
+    }
+    return found;
 }
 
 }  // namespace
@@ -186,12 +283,12 @@ IDGEN_FUNCTION(prefixed_split) {
 }
 
 // gen_prefixed(prefix text [, body text]) -> text: a new UUIDv7 of the backend's generator as
-// prefixed text, for a registered prefix only.
+// prefixed text, for a registered prefix only (the cache above).
 IDGEN_FUNCTION(gen_prefixed) {
     text* prefix = PG_GETARG_TEXT_PP(0);
     const idgen::PrefixedBody body = body_arg(fcinfo, 1);
     const Registry& reg = registry(fcinfo, "gen_prefixed()");
-    if (registered_owner(reg, prefix, GetActiveSnapshot()) == nullptr)
+    if (!prefix_registered(reg, prefix))
         ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT),
                         errmsg("prefix \"%s\" is not registered", text_to_cstring(prefix)),
                         errhint("Register it first with prefix_register(prefix, owner).")));
@@ -247,4 +344,13 @@ IDGEN_FUNCTION(prefix_register) {
                                    text_to_cstring(existing))));
         // The conflicting row was unregistered in between: try again.
     }
+}
+
+// Trigger on prefix_registry (for each row, and for each statement for TRUNCATE): every backend
+// forgets its cached prefixes when it processes the invalidation.
+IDGEN_FUNCTION(prefix_registry_changed) {
+    if (!CALLED_AS_TRIGGER(fcinfo)) elog(ERROR, "prefix_registry_changed() must be called as a trigger");
+    auto* td = reinterpret_cast<TriggerData*>(fcinfo->context);
+    CacheInvalidateRelcache(td->tg_relation);
+    return PointerGetDatum(nullptr);
 }

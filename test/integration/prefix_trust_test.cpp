@@ -1,7 +1,8 @@
 // Prefixed-ID trust with a real second role that logs in by itself: the owner of a database (so
 // of its public schema, PostgreSQL 15+) renames public and plants look-alikes of the registry and
 // of the extension's functions; a superuser then registers, reads, generates and unregisters. And
-// prefix_register() under contention: one registration wins, every other one names its owner.
+// prefix_register() under contention: one registration wins, every other one names its owner. And
+// gen_prefixed()'s per-session cache of registered prefixes following other sessions' changes.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -141,6 +142,99 @@ TEST(PrefixTrust, ConcurrentRegistrationOneWinner) {
         EXPECT_EQ(other.load(), 0) << prefix;
         EXPECT_EQ(one_text(dsn, "SELECT (prefix_owner('" + prefix + "') ~ '^owner[0-9]$')::text"), "true");
     }
+}
+
+// The SQLSTATE `sql` fails with on `tx`, "" when it succeeds (42501 when libpqxx drops it).
+template <class Tx>
+std::string state_on(Tx& tx, const std::string& sql) {
+    try {
+        tx.exec(sql);
+    } catch (const pqxx::insufficient_privilege& e) {
+        return e.sqlstate().empty() ? "42501" : e.sqlstate();
+    } catch (const pqxx::sql_error& e) {
+        return e.sqlstate();
+    }
+    return "";
+}
+
+// A warm session (its cache holds the prefix) and another session that unregisters it: refused
+// from the warm session's next call once the change commits (not before), inside an open
+// transaction too, in REPEATABLE READ although the snapshot still sees the row, and when the
+// change is a TRUNCATE or a DELETE in replica mode (how logical replication applies it). A
+// revoked SELECT on the registry is refused on a cache hit too.
+TEST(PrefixTrust, CachedPrefixesFollowOtherSessions) {
+    idgen::it::ScratchDb db("it_ptrust_cache");
+    const std::string dsn = idgen::it::dsn("it_ptrust_cache");
+    pqxx::connection a(dsn), b(dsn);
+    auto other = [&](const std::string& sql) {
+        pqxx::nontransaction tx(b);
+        tx.exec(sql);
+    };
+    const std::string gen = "SELECT gen_prefixed('cachep')";
+    auto warm = [&] {
+        other("SELECT prefix_register('cachep', 'cache_test')");
+        pqxx::nontransaction tx(a);
+        ASSERT_EQ(state_on(tx, gen), "");
+        ASSERT_EQ(state_on(tx, gen), "");  // from the cache
+    };
+
+    // Committed in the other session: refused by the next transaction here; not before.
+    warm();
+    {
+        pqxx::work change(b);
+        change.exec("SELECT prefix_unregister('cachep')");
+        pqxx::nontransaction tx(a);
+        EXPECT_EQ(state_on(tx, gen), "") << "an uncommitted unregistration was seen";
+        change.commit();
+    }
+    {
+        pqxx::nontransaction tx(a);
+        EXPECT_EQ(state_on(tx, gen), "42704");
+    }
+
+    // Inside a transaction that already used the prefix (READ COMMITTED and REPEATABLE READ).
+    for (const char* level : {"READ COMMITTED", "REPEATABLE READ"}) {
+        SCOPED_TRACE(level);
+        warm();
+        pqxx::work tx(a);
+        tx.exec(std::string("SET TRANSACTION ISOLATION LEVEL ") + level);
+        EXPECT_EQ(tx.exec1(gen)[0].as<std::string>().rfind("cachep_", 0), 0u);
+        other("SELECT prefix_unregister('cachep')");
+        if (std::string(level) == "REPEATABLE READ") {  // the snapshot still sees the row
+            EXPECT_EQ(tx.exec1("SELECT count(*) FROM prefix_registry WHERE prefix = 'cachep'")[0].as<int>(), 1);
+        }
+        EXPECT_EQ(state_on(tx, gen), "42704");
+    }
+
+    // TRUNCATE, and a DELETE in replica mode.
+    warm();
+    other("TRUNCATE prefix_registry");
+    {
+        pqxx::nontransaction tx(a);
+        EXPECT_EQ(state_on(tx, gen), "42704");
+    }
+    warm();
+    other("SET session_replication_role = replica; DELETE FROM prefix_registry WHERE prefix = 'cachep'; "
+               "RESET session_replication_role");
+    {
+        pqxx::nontransaction tx(a);
+        EXPECT_EQ(state_on(tx, gen), "42704");
+    }
+
+    // A role whose SELECT on the registry is revoked while its session's cache holds the prefix.
+    other("DROP ROLE IF EXISTS it_ptrust_cache_app; CREATE ROLE it_ptrust_cache_app");
+    warm();
+    {
+        pqxx::nontransaction tx(a);
+        tx.exec("SET ROLE it_ptrust_cache_app");
+        EXPECT_EQ(state_on(tx, gen), "");
+        other("REVOKE SELECT ON prefix_registry FROM PUBLIC");
+        EXPECT_EQ(state_on(tx, gen), "42501");
+        other("GRANT SELECT ON prefix_registry TO PUBLIC");
+        EXPECT_EQ(state_on(tx, gen), "");
+        tx.exec("RESET ROLE");
+    }
+    other("DROP ROLE it_ptrust_cache_app");
 }
 
 }  // namespace

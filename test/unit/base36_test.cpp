@@ -68,6 +68,19 @@ TEST(Base36, KnownValues128) {
     EXPECT_EQ(enc128(kMax128 - 1), "f5lxx1zz5pnorynqglhzmsp32");
 }
 
+// The 128-bit encoding divides by 36^12 in 64-bit words: values around the chunk boundaries
+// (36^12, 36^24, 2^64, a high word of 36^12 and its multiples) against plain repeated division.
+TEST(Base36, Encode128AtChunkBoundaries) {
+    const u128 p12 = 4738381338321616896ULL, p24 = p12 * p12;
+    for (u128 base : {p12, p24, u128{1} << 64, p12 << 64, (p12 * 3) << 64, p24 * 15, kMax128 / p12, kMax128 / 2}) {
+        for (int d = -2; d <= 2; ++d) {
+            const u128 v = base + static_cast<u128>(static_cast<__int128>(d));
+            ASSERT_EQ(enc128(v), ref(v, 25));
+            ASSERT_TRUE(dec128(enc128(v)) == v);
+        }
+    }
+}
+
 // Encode -> decode is the identity on every boundary value.
 TEST(Base36, BoundaryRoundTrip) {
     for (std::uint64_t v : {std::uint64_t{0}, std::uint64_t{1}, kMax64, kMax64 - 1,
