@@ -23,7 +23,7 @@ bool g_default_ready = false;
         case idgen::NanoidAlphabetCheck::kTooShort:
         case idgen::NanoidAlphabetCheck::kTooLong:
             ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                            errmsg("NanoID alphabet is %zu bytes long; it must be 2 to 255 single-byte characters", n)));
+                            errmsg("NanoID alphabet of %zu bytes: it must be 2 to 255 single-byte characters", n)));
             break;
         case idgen::NanoidAlphabetCheck::kRepeated:
             ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
