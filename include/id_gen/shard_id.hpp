@@ -39,6 +39,7 @@ public:
 
 private:
     constexpr explicit ShardId(std::int64_t v) noexcept : value_(v) {}
+    friend class ShardIdGenerator;
     std::int64_t value_ = 0;
 };
 

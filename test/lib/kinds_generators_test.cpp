@@ -44,8 +44,9 @@ template <class Id>
 void expect_unique_and_increasing(const std::vector<std::vector<Id>>& ids, bool increasing = true) {
     std::vector<Id> all;
     for (const auto& v : ids) {
-        if (increasing)
+        if (increasing) {
             for (std::size_t i = 1; i < v.size(); ++i) ASSERT_LT(v[i - 1], v[i]) << i;
+        }
         all.insert(all.end(), v.begin(), v.end());
     }
     std::sort(all.begin(), all.end());
