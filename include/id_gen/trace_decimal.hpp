@@ -20,6 +20,8 @@ class TraceId {
 public:
     static constexpr std::size_t max_text_size = 19;
 
+    constexpr TraceId() noexcept = default;  // 0: not an ID (what libpqxx fills before reading)
+
     // errc::out_of_range unless the value is one a generator makes: positive, counter >= 1.
     [[nodiscard]] static TraceId from_int(std::int64_t value);
     // Decimal text as bigint's input reads it: errc::invalid_syntax, or errc::out_of_range.
@@ -48,6 +50,8 @@ private:
 class DecimalId {
 public:
     static constexpr std::size_t max_text_size = 19;
+
+    constexpr DecimalId() noexcept = default;  // 0: not an ID (what libpqxx fills before reading)
 
     // errc::out_of_range for a value no generator makes (below 10^10, or above
     // 9,223,372,029,999,999,999).

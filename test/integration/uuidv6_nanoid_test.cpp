@@ -191,7 +191,9 @@ TEST(Nanoid, ChiSquaredOnTheServer) {
     const Case cases[] = {{all, 23.2, 131.4}, {all.substr(0, 62), 22.0, 128.5}, {"0123456789abcdefghijklmnopqrstuvwxyz", 8.4, 89.9}};
     for (const Case& k : cases) {
         auto r = tx.exec_params(
-            "WITH chars AS (SELECT c FROM generate_series(1, 4000), string_to_table(gen_nanoid(250, $1), NULL) c), "
+            // The set-returning function in the select list: one gen_nanoid() call per row (in FROM,
+            // without a reference to the series, it would be called once and its result repeated).
+            "WITH chars AS (SELECT string_to_table(gen_nanoid(250, $1), NULL) AS c FROM generate_series(1, 4000)), "
             "counts AS (SELECT c, count(*) AS n FROM chars GROUP BY c), "
             "total AS (SELECT sum(n) AS total FROM counts) "
             "SELECT (SELECT total FROM total), count(*), "
