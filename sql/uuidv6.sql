@@ -57,10 +57,12 @@ SELECT count(*) AS time_out_of_order FROM (
   SELECT public.uuid_extract_timestamp(id) < lag(public.uuid_extract_timestamp(id)) OVER (ORDER BY id) AS down FROM v6) s
 WHERE down;
 
--- Labels.
-SELECT p.oid::regprocedure, p.provolatile, p.proparallel, p.proisstrict
+-- Labels. (Signatures spelled out: regprocedure would qualify our uuid_extract_timestamp where
+-- core's shadows it, on 17 and later.)
+SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' AS function,
+       p.provolatile, p.proparallel, p.proisstrict
 FROM pg_proc p
-WHERE p.oid IN ('public.uuidv6()'::regprocedure, 'uuid_v1_to_v6(uuid)'::regprocedure,
-                'uuid_v6_to_v1(uuid)'::regprocedure, 'public.uuid_extract_timestamp(uuid)'::regprocedure,
-                'uuid_time(uuid)'::regprocedure)
-ORDER BY 1::text;
+WHERE p.oid IN ('public.uuidv6()'::regprocedure, 'public.uuid_v1_to_v6(uuid)'::regprocedure,
+                'public.uuid_v6_to_v1(uuid)'::regprocedure, 'public.uuid_extract_timestamp(uuid)'::regprocedure,
+                'public.uuid_time(uuid)'::regprocedure)
+ORDER BY 1;

@@ -237,3 +237,32 @@ TEST(Uuidv6, ConcurrentSessionsDistinctAndMonotonic) {
                         "FROM ids) s WHERE d");
     EXPECT_EQ(down[0][0].as<long>(), 0);
 }
+
+// In a single-byte encoding every byte but \0 is a character: an alphabet may use bytes >= 0x80
+// there (in UTF-8 they are parts of multibyte characters, refused with 22023).
+TEST(Nanoid, SingleByteEncodingAcceptsHighBytes) {
+    {
+        pqxx::connection admin(idgen::it::dsn());
+        pqxx::nontransaction tx(admin);
+        tx.exec("DROP DATABASE IF EXISTS it_nanoid_latin1 WITH (FORCE)");
+        tx.exec("CREATE DATABASE it_nanoid_latin1 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0");
+    }
+    {
+        pqxx::connection c(idgen::it::dsn("it_nanoid_latin1"));
+        c.set_client_encoding("LATIN1");
+        pqxx::work tx(c);
+        tx.exec("CREATE EXTENSION id_gen");
+        // 'ab' plus é (0xE9) and ÿ (0xFF) as LATIN1 bytes.
+        auto r = tx.exec("SELECT count(*) FILTER (WHERE convert_to(c, 'LATIN1') NOT IN ('\\x61', '\\x62', '\\xe9', '\\xff')), "
+                         "count(DISTINCT c), sum(octet_length(c)) "
+                         "FROM (SELECT string_to_table(gen_nanoid(200, convert_from('\\x6162e9ff', 'LATIN1')), NULL) AS c "
+                         "      FROM generate_series(1, 20)) s");
+        EXPECT_EQ(r[0][0].as<long>(), 0);
+        EXPECT_EQ(r[0][1].as<long>(), 4);
+        EXPECT_EQ(r[0][2].as<long>(), 4000);
+        tx.commit();
+    }
+    pqxx::connection admin(idgen::it::dsn());
+    pqxx::nontransaction tx(admin);
+    tx.exec("DROP DATABASE IF EXISTS it_nanoid_latin1 WITH (FORCE)");
+}
