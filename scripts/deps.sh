@@ -30,6 +30,8 @@ if [ "$demo" -eq 0 ]; then
     bison flex libreadline-dev zlib1g-dev curl ca-certificates
   )
 fi
+# The tests' npm oracles (scripts/npm_oracles.sh): Debian's node and npm, unless a node with npm is there.
+if [ "$demo" -eq 0 ] && ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -40,8 +40,8 @@ SELECT public.uuid_extract_timestamp('C232AB0A-9414-11EC-B3C8-9F6BDECED846') AS 
 SELECT pg_typeof(public.uuid_extract_version(gen_uuidv7())) AS version_type,
        pg_typeof(public.uuid_extract_timestamp(gen_uuidv7())) AS time_type;
 
--- As PostgreSQL 18: a version for every RFC 9562 variant UUID; a time only for versions 1 and 7;
--- NULL for other variants (NCS 0xxx, Microsoft 110x, future 111x), nil and max.
+-- As PostgreSQL 18: a version for every RFC 9562 variant UUID; a time only for versions 1 and 7,
+-- and (since 0.3.0, unlike PostgreSQL 18) version 6; NULL for other variants (NCS 0xxx, Microsoft 110x, future 111x), nil and max.
 SELECT u AS input, public.uuid_extract_version(u) AS version, public.uuid_extract_timestamp(u) AS time,
        uuidv7_time(u) AS v7_time, uuidv7_time_precise(u) AS v7_precise
 FROM (VALUES ('f81d4fae-7dec-41d0-a765-00a0c91e6bf6'::uuid),
@@ -57,7 +57,8 @@ SELECT public.uuid_extract_version(NULL) IS NULL AS strict_version, public.uuid_
 
 -- Our names give exactly what the PostgreSQL 18 names give, on every kind of input: ours
 -- (qualified) always; core's (unqualified) too, except PostgreSQL 17's uuid_extract_timestamp,
--- which returns NULL for version 7 (and only there).
+-- which returns NULL for version 7, and core's on 17 and 18 for version 6, which ours reads
+-- since 0.3.0 (and only there).
 CREATE TEMP TABLE mixed AS
   SELECT overlay(overlay(uuid_send(gen_random_uuid()) PLACING set_byte('\x00'::bytea, 0, v * 16 + (n % 16)) FROM 7)
                  PLACING set_byte('\x00'::bytea, 0, (n * 37) % 256) FROM 9) AS b
@@ -68,10 +69,11 @@ SELECT count(*) AS inputs,
        bool_and(uuid_extract_version(u) IS NOT DISTINCT FROM uuid_version(u)) AS unqualified_versions_agree,
        bool_and(uuid_extract_timestamp(u) IS NOT DISTINCT FROM uuid_time(u)
                 OR (current_setting('server_version_num')::int / 10000 = 17 AND uuid_version(u) = 7
+                    AND uuid_extract_timestamp(u) IS NULL)
+                OR (current_setting('server_version_num')::int / 10000 >= 17 AND uuid_version(u) = 6
                     AND uuid_extract_timestamp(u) IS NULL)) AS unqualified_times_agree_but_17_v7,
        bool_and((uuid_version(u) IS NOT DISTINCT FROM 7) = (uuidv7_time(u) IS NOT NULL)) AS v7_only,
-       bool_and(uuid_time(u) IS NULL = (uuid_version(u) IS DISTINCT FROM 1
-                                        AND uuid_version(u) IS DISTINCT FROM 7)) AS time_iff_v1_or_v7,
+       bool_and(uuid_time(u) IS NULL = (uuid_version(u) IS NULL OR uuid_version(u) NOT IN (1, 6, 7))) AS time_iff_v1_v6_or_v7,
        count(*) FILTER (WHERE uuid_version(u) IS NULL) AS non_rfc_variants
 FROM (SELECT encode(b, 'hex')::uuid AS u FROM mixed) s;
 

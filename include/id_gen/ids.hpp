@@ -111,8 +111,8 @@ public:
     // The version field; -1 when the variant is not RFC 9562's (SQL's uuid_extract_version
     // returns NULL there).
     [[nodiscard]] int version() const noexcept;
-    // SQL's uuid_time (PostgreSQL 18's uuid_extract_timestamp): the time of a version 1 or 7 UUID,
-    // nothing for others.
+    // SQL's uuid_time (the extension's uuid_extract_timestamp): the time of a version 1, 6 or 7
+    // UUID, nothing for others (PostgreSQL 18's core function does not read version 6).
     [[nodiscard]] std::optional<sys_microseconds> time() const noexcept;
     // SQL's uuidv7_time_precise: version 7 only, the millisecond plus the 12-bit fraction
     // (exact to the microsecond for IDs this library or PostgreSQL 18 made).

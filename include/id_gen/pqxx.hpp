@@ -29,6 +29,9 @@
 #include <string_view>
 
 #include "id_gen/ids.hpp"
+#include "id_gen/objectid.hpp"
+#include "id_gen/shard_id.hpp"
+#include "id_gen/trace_decimal.hpp"
 
 namespace id_gen::pqxx_support {
 
@@ -93,6 +96,37 @@ struct text_form<PrefixedId> {
     static constexpr std::size_t max_size = PrefixedId::max_text_size;
     static std::string write(const PrefixedId& v) { return v.to_string(); }
     static PrefixedId read(std::string_view s) { return PrefixedId::parse(s); }
+};
+
+// ObjectId (SQL objectid), and the bigint IDs TraceId, DecimalId and ShardId: written as their text,
+// read with their checks (a bigint that is not such an ID throws pqxx::conversion_error).
+template <>
+struct text_form<ObjectId> {
+    static constexpr const char* name = "id_gen::ObjectId";
+    static constexpr std::size_t max_size = ObjectId::text_size;
+    static std::string write(const ObjectId& v) { return v.to_string(); }
+    static ObjectId read(std::string_view s) { return ObjectId::parse(s); }
+};
+template <>
+struct text_form<TraceId> {
+    static constexpr const char* name = "id_gen::TraceId";
+    static constexpr std::size_t max_size = TraceId::max_text_size;
+    static std::string write(const TraceId& v) { return v.to_string(); }
+    static TraceId read(std::string_view s) { return TraceId::parse(s); }
+};
+template <>
+struct text_form<DecimalId> {
+    static constexpr const char* name = "id_gen::DecimalId";
+    static constexpr std::size_t max_size = DecimalId::max_text_size;
+    static std::string write(const DecimalId& v) { return v.to_string(); }
+    static DecimalId read(std::string_view s) { return DecimalId::parse(s); }
+};
+template <>
+struct text_form<ShardId> {
+    static constexpr const char* name = "id_gen::ShardId";
+    static constexpr std::size_t max_size = ShardId::max_text_size;
+    static std::string write(const ShardId& v) { return v.to_string(); }
+    static ShardId read(std::string_view s) { return ShardId::parse(s); }
 };
 
 }  // namespace id_gen::pqxx_support
@@ -181,6 +215,10 @@ ID_GEN_PQXX_TRAITS(id_gen::Base36_128)
 ID_GEN_PQXX_TRAITS(id_gen::Base62_64)
 ID_GEN_PQXX_TRAITS(id_gen::Base62_128)
 ID_GEN_PQXX_TRAITS(id_gen::PrefixedId)
+ID_GEN_PQXX_TRAITS(id_gen::ObjectId)
+ID_GEN_PQXX_TRAITS(id_gen::TraceId)
+ID_GEN_PQXX_TRAITS(id_gen::DecimalId)
+ID_GEN_PQXX_TRAITS(id_gen::ShardId)
 }  // namespace pqxx
 
 #undef ID_GEN_PQXX_TRAITS

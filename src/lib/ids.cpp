@@ -12,6 +12,7 @@
 #include "core/snowflake.h"
 #include "core/ulid.h"
 #include "core/uuid_text.h"
+#include "core/uuidv6.h"
 #include "core/uuidv7.h"
 #include "id_gen/version.hpp"
 #include "support.h"
@@ -201,7 +202,7 @@ char* Uuid::write(char* out) const noexcept {
 int Uuid::version() const noexcept { return idgen::uuid_version(core(*this)); }
 
 std::optional<sys_microseconds> Uuid::time() const noexcept {
-    const idgen::UuidTime t = idgen::uuid_time(core(*this));
+    const idgen::UuidTime t = idgen::uuid_time_v167(core(*this));
     if (!t.present) return std::nullopt;
     return sys_microseconds(std::chrono::microseconds(t.unix_us));
 }

@@ -5,4 +5,6 @@
 \ir ../sql/63_shard_cache.sql
 \ir ../sql/92_permute_keys_0_3.sql
 
+\ir ../sql/22_uuidv6.sql
+\ir ../sql/68_nanoid.sql
 \ir ../sql/93_prefix_registry_0_3.sql

@@ -47,6 +47,7 @@ install_library() {
   local f
   for f in include/id_gen/id_gen.hpp include/id_gen/error.hpp include/id_gen/ids.hpp include/id_gen/generators.hpp \
            include/id_gen/pqxx.hpp include/id_gen/version.hpp lib/libid_gen.a lib/pkgconfig/id_gen.pc \
+           include/id_gen/objectid.hpp include/id_gen/trace_decimal.hpp include/id_gen/shard_id.hpp include/id_gen/uuidv6.hpp include/id_gen/nanoid.hpp \
            lib/cmake/id_gen/id_genConfig.cmake lib/cmake/id_gen/id_genConfigVersion.cmake lib/cmake/id_gen/id_genTargets.cmake; do
     [ -f "$W/prefix/$f" ] || { echo "missing $f"; return 1; }
   done

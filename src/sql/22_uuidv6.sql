@@ -1,0 +1,37 @@
+-------------------------------------------------------------------------------
+-- uuidv6: RFC 9562 version 6 on the built-in uuid type (0.3.0), the lossless conversions
+-- between versions 1 and 6, and timestamps of versions 1, 6 and 7.
+--
+-- uuid_extract_timestamp() and uuid_time() are re-pointed at a reader of versions 1, 6 and 7.
+-- PostgreSQL 17's and 18's core uuid_extract_timestamp (reached by an unqualified call there)
+-- reads versions 1 (17) and 1 and 7 (18) only; a schema-qualified call reaches ours.
+--
+-- CREATE OR REPLACE: this file is also part of the 0.2.0 -> 0.3.0 upgrade script.
+-------------------------------------------------------------------------------
+
+-- VOLATILE; PARALLEL SAFE because each backend keeps its own monotonic timestamp (order holds
+-- within one backend, as for gen_uuidv7()).
+CREATE OR REPLACE FUNCTION @extschema@.uuidv6() RETURNS uuid
+    AS 'MODULE_PATHNAME', 'gen_uuidv6' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.uuidv6() IS
+    'new UUIDv6: 60-bit Gregorian 100 ns timestamp high bits first, random 14-bit clock sequence and multicast-bit node; strictly increasing within a backend';
+
+CREATE OR REPLACE FUNCTION @extschema@.uuid_v1_to_v6(uuid) RETURNS uuid
+    AS 'MODULE_PATHNAME', 'uuid_v1_to_v6' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.uuid_v1_to_v6(uuid) IS
+    'the version 6 UUID with the timestamp, clock sequence and node of a version 1 UUID (22023 for other versions)';
+
+CREATE OR REPLACE FUNCTION @extschema@.uuid_v6_to_v1(uuid) RETURNS uuid
+    AS 'MODULE_PATHNAME', 'uuid_v6_to_v1' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.uuid_v6_to_v1(uuid) IS
+    'the version 1 UUID with the timestamp, clock sequence and node of a version 6 UUID (22023 for other versions)';
+
+CREATE OR REPLACE FUNCTION @extschema@.uuid_time(uuid) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'uuid_time_v167' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.uuid_time(uuid) IS
+    'timestamp of a version 1 or 6 (µs) or version 7 (ms) UUID; NULL otherwise';
+
+CREATE OR REPLACE FUNCTION @extschema@.uuid_extract_timestamp(uuid) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'uuid_time_v167' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.uuid_extract_timestamp(uuid) IS
+    'extract timestamp from UUID version 1, 6 or 7 (id_gen; PostgreSQL 18''s core function reads 1 and 7, 17''s only 1)';
