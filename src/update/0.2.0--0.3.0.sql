@@ -5,3 +5,5 @@
 \ir ../sql/63_shard_cache.sql
 \ir ../sql/92_permute_keys_0_3.sql
 
+\ir ../sql/66_ksuid.sql
+\ir ../sql/67_xid.sql
