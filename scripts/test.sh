@@ -166,6 +166,8 @@ if [ $((p + f)) -lt "$expected" ]; then
 fi
 tally sql "$p" "$f"
 
+# Independent implementations from npm (test/oracles/*.packages) for the integration tests' oracles.
+export IDGEN_NPM_ORACLES="$WORK/npm"; "$ROOT/scripts/npm_oracles.sh" "$IDGEN_NPM_ORACLES" || echo "npm oracle packages could not be installed"
 echo "== integration (libpqxx)"
 run_gtest integration "$ROOT/build/integration_tests"
 
