@@ -26,7 +26,7 @@ if [ "$demo" -eq 0 ]; then
     cmake pkg-config postgresql-contrib
     libpq-dev libpqxx-dev libgtest-dev
     clang-14 libclang-rt-14-dev llvm-14
-    nodejs npm  # test/oracles: npm packages as independent implementations
+    nodejs  # test/oracles: node and npm run npm packages as independent implementations
     # scripts/pg_versions.sh: building PostgreSQL 17 and 18 from source (17+ tarballs need bison/flex)
     bison flex libreadline-dev zlib1g-dev curl ca-certificates
   )
