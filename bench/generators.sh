@@ -23,6 +23,8 @@ GENERATORS=(
   "shard_1.next_id()|shard_1.next_id()|SELECT create_shard(1)"
   "gen_prefixed('acct')|gen_prefixed('acct')|SELECT prefix_register('acct', 'uuidv7')"
   "gen_objectid()|gen_objectid()|"
+  "gen_ksuid()|gen_ksuid()|"
+  "gen_xid()|gen_xid()|"
   "gen_trace_id()|gen_trace_id()|"
   "gen_decimal_id()|gen_decimal_id()|"
   "id_permute(nextval(), key)|id_permute(nextval('bench.seq2'), 'orders')|CREATE SEQUENCE bench.seq2; SELECT id_permute_key('orders')"
