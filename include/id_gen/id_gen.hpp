@@ -10,4 +10,6 @@
 #include "id_gen/error.hpp"
 #include "id_gen/generators.hpp"
 #include "id_gen/ids.hpp"
+#include "id_gen/ksuid.hpp"
 #include "id_gen/version.hpp"
+#include "id_gen/xid.hpp"
