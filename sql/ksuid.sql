@@ -147,3 +147,26 @@ DROP TABLE t_ksuid;
 SELECT p.oid::regprocedure AS func, p.provolatile, p.proparallel, p.proisstrict
 FROM pg_proc p WHERE p.proname IN ('gen_ksuid', 'ksuid_time', 'ksuid_lower', 'ksuid_upper', 'ksuid', 'ksuid_to_bytea', 'ksuid_in', 'ksuid_out')
 ORDER BY p.oid::regprocedure::text;
+
+-- A per-entity type of kind ksuid: prefixed text (prefix, '_', the KSUID's 27 characters), the
+-- bare KSUID read too, the kind's generator, time and bounds, casts to and from ksuid, and no
+-- TypeID format (TypeID holds 128 bits).
+SELECT create_id_type('ksuid_event_id', kind => 'ksuid', prefix => 'kev');
+SELECT 'kev_0ujtsYcgvSTl8PAuAdqWYSMnLOv'::ksuid_event_id AS prefixed, '0ujtsYcgvSTl8PAuAdqWYSMnLOv'::ksuid_event_id AS from_bare,
+       'kev_0ujtsYcgvSTl8PAuAdqWYSMnLOv'::ksuid_event_id::ksuid::bytea AS bytes,
+       ksuid_event_id_time('kev_0ujtsYcgvSTl8PAuAdqWYSMnLOv') AS time, id_type_describe('ksuid_event_id') AS describe;
+SELECT typlen, typalign FROM pg_type WHERE typname = 'ksuid_event_id';
+CREATE TABLE t_kev (id ksuid_event_id PRIMARY KEY DEFAULT gen_ksuid_event_id(), n int);
+INSERT INTO t_kev (n) SELECT g FROM generate_series(1, 2000) g;
+SELECT count(*) AS ids, count(DISTINCT id) AS distinct_ids, bool_and(id::text ~ '^kev_[0-9A-Za-z]{27}$') AS shape,
+       array_agg(id ORDER BY id) = array_agg(id ORDER BY n) AS ascending_in_order_made,
+       count(*) FILTER (WHERE id BETWEEN ksuid_event_id_lower(now() - interval '1 minute') AND ksuid_event_id_upper(now())) AS within_bounds
+FROM t_kev;
+\set VERBOSITY sqlstate
+SELECT 'kev_0ujtsYcgvSTl8PAuAdqWYSMnLO'::ksuid_event_id;
+SELECT 'kev_aWgEPTl1tmebfsQzFP4bxwgy80W'::ksuid_event_id;
+\set VERBOSITY default
+SELECT 'acct_0ujtsYcgvSTl8PAuAdqWYSMnLOv'::ksuid_event_id;
+SELECT create_id_type('ksuid_typeid_id', kind => 'ksuid', prefix => 'kti', format => 'typeid');
+DROP TABLE t_kev;
+SELECT drop_id_type('ksuid_event_id');

@@ -7,3 +7,4 @@
 
 \ir ../sql/66_ksuid.sql
 \ir ../sql/67_xid.sql
+\ir ../sql/90_id_types.sql

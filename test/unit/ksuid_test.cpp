@@ -194,3 +194,42 @@ TEST(KsuidGenerator, ManyFromTheKernelAreDistinctAndIncreasing) {
     }
     EXPECT_EQ(seen.size(), 10000u);
 }
+
+// A per-entity type of kind ksuid (create_id_type(kind => 'ksuid')): its spec, its prefixed text
+// (the KSUID's own 27 characters after the prefix), the bare KSUID, and no TypeID format.
+#include "core/id_type.h"
+
+TEST(KsuidIdType, SpecTextAndErrors) {
+    const std::string spec_text = "kind=ksuid format=prefixed prefix=evt";
+    auto spec = idgen::id_type_spec_parse(spec_text.data(), spec_text.size());
+    ASSERT_TRUE(spec.ok());
+    EXPECT_EQ(spec->kind, idgen::IdKind::kKsuid);
+    const std::string typeid_spec = "kind=ksuid format=typeid prefix=evt";
+    EXPECT_FALSE(idgen::id_type_spec_parse(typeid_spec.data(), typeid_spec.size()).ok());
+    EXPECT_FALSE(idgen::id_type_prefix_valid(idgen::IdKind::kKsuid, idgen::IdTextFormat::kTypeid, "evt", 3));
+
+    const std::string text = "evt_0ujtsYcgvSTl8PAuAdqWYSMnLOv";
+    auto v = idgen::id_type_parse(*spec, text.data(), text.size(), nullptr);
+    ASSERT_TRUE(v.ok());
+    Ksuid k;
+    std::memcpy(k.bytes, v->ksuid, 20);
+    EXPECT_EQ(hex(k), "0669F7EFB5A1CD34B5F99D1154FB6853345C9735");
+    char out[idgen::kIdTypeTextMaxLen];
+    const std::size_t n = idgen::id_type_format(*spec, *v, out);
+    EXPECT_EQ(std::string(out, n), text);
+    auto bare = idgen::id_type_parse(*spec, text.data() + 4, text.size() - 4, nullptr);
+    ASSERT_TRUE(bare.ok());
+    EXPECT_EQ(std::memcmp(bare->ksuid, v->ksuid, 20), 0);
+    // The longest text: a 16-character prefix.
+    const std::string long_spec = "kind=ksuid format=prefixed prefix=abcdefghijklmnop";
+    auto ls = idgen::id_type_spec_parse(long_spec.data(), long_spec.size());
+    ASSERT_TRUE(ls.ok());
+    EXPECT_EQ(idgen::id_type_format(*ls, *v, out), idgen::kIdTypeTextMaxLen);
+    const std::string short_body = "evt_0ujtsYcgvSTl8PAuAdqWYSMnLO", big = "evt_aWgEPTl1tmebfsQzFP4bxwgy80W",
+                      other = "acct_0ujtsYcgvSTl8PAuAdqWYSMnLOv";
+    EXPECT_EQ(idgen::id_type_parse(*spec, short_body.data(), short_body.size(), nullptr).error(), Error::kInvalidSyntax);
+    EXPECT_EQ(idgen::id_type_parse(*spec, big.data(), big.size(), nullptr).error(), Error::kOutOfRange);
+    idgen::WrongPrefix wrong{};
+    EXPECT_EQ(idgen::id_type_parse(*spec, other.data(), other.size(), &wrong).error(), Error::kWrongPrefix);
+    EXPECT_EQ(std::string(wrong.prefix, wrong.len), "acct");
+}
