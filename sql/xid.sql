@@ -153,3 +153,25 @@ DROP TABLE t_xid;
 SELECT p.oid::regprocedure AS func, p.provolatile, p.proparallel, p.proisstrict
 FROM pg_proc p WHERE p.proname IN ('gen_xid', 'xid_time', 'xid_machine', 'xid_pid', 'xid_counter', 'xid_server_machine', 'xid_lower', 'xid_upper', 'rsxid')
 ORDER BY p.oid::regprocedure::text;
+
+-- A per-entity type of kind xid: prefixed text (prefix, '_', the xid's 20 characters), the bare xid
+-- read too, gen_xid() as its generator, time and bounds, casts to and from rsxid, no TypeID format.
+SELECT create_id_type('xid_session_id', kind => 'xid', prefix => 'ses');
+SELECT 'ses_9m4e2mr0ui3e8a215n4g'::xid_session_id AS prefixed, '9m4e2mr0ui3e8a215n4g'::xid_session_id AS from_bare,
+       'ses_9m4e2mr0ui3e8a215n4g'::xid_session_id::rsxid::bytea AS bytes,
+       xid_session_id_time('ses_9m4e2mr0ui3e8a215n4g') AS time, id_type_describe('xid_session_id') AS describe;
+SELECT typlen, typalign FROM pg_type WHERE typname = 'xid_session_id';
+CREATE TABLE t_ses (id xid_session_id PRIMARY KEY DEFAULT gen_xid_session_id(), n int);
+INSERT INTO t_ses (n) SELECT g FROM generate_series(1, 2000) g;
+SELECT count(*) AS ids, count(DISTINCT id) AS distinct_ids, bool_and(id::text ~ '^ses_[0-9a-v]{19}[0g]$') AS shape,
+       array_agg(id ORDER BY id) = array_agg(id ORDER BY n) AS ascending_in_order_made,
+       bool_and(xid_pid(id::rsxid) = pg_backend_pid() & 65535) AS pid_is_backend,
+       count(*) FILTER (WHERE id BETWEEN xid_session_id_lower(now() - interval '1 minute') AND xid_session_id_upper(now() + interval '1 second')) AS within_bounds
+FROM t_ses;
+\set VERBOSITY sqlstate
+SELECT 'ses_9M4E2MR0UI3E8A215N4G'::xid_session_id;
+\set VERBOSITY default
+SELECT 'usr_9m4e2mr0ui3e8a215n4g'::xid_session_id;
+SELECT create_id_type('xid_typeid_id', kind => 'xid', prefix => 'xti', format => 'typeid');
+DROP TABLE t_ses;
+SELECT drop_id_type('xid_session_id');

@@ -125,12 +125,18 @@ const char* kind_name(idgen::IdKind k) {
         case idgen::IdKind::kUuidv7: return "uuidv7";
         case idgen::IdKind::kSnowflake: return "snowflake";
         case idgen::IdKind::kKsuid: return "ksuid";
+        case idgen::IdKind::kXid: return "xid";
     }
     return "?";
 }
 
-// Bytes of a by-reference kind's value: 20 for a ksuid, 16 for the 128-bit kinds.
-int value_size(idgen::IdKind kind) { return kind == idgen::IdKind::kKsuid ? 20 : 16; }
+// Bytes of a by-reference kind's value: 20 for a ksuid, 12 for an xid, 16 for the 128-bit kinds.
+int value_size(idgen::IdKind kind) {
+    return kind == idgen::IdKind::kKsuid ? 20 : kind == idgen::IdKind::kXid ? 12 : 16;
+}
+
+// Where a by-reference kind's bytes are kept in an IdValue.
+bool is_wide(idgen::IdKind kind) { return kind == idgen::IdKind::kKsuid || kind == idgen::IdKind::kXid; }
 
 // True when pg_type stores a value of `kind` as create_id_type() made it (LIKE the kind's type).
 bool storage_matches(idgen::IdKind kind, const SpecCheck& c) {
@@ -271,6 +277,7 @@ bool load_spec(Oid type, TypeInfo* out, SpecCheck* why) {
                                    why.typlen == 16 && !why.typbyval ? "16 bytes by reference (ulid or uuidv7)"
                                    : why.typlen == 8 && why.typbyval ? "8 bytes by value (snowflake)"
                                    : why.typlen == 20 && !why.typbyval ? "20 bytes by reference (ksuid)"
+                                   : why.typlen == 12 && !why.typbyval ? "12 bytes by reference (xid)"
                                                                        : "no kind stores it"),
                             errdetail("The function's body was changed after create_id_type() made the type."),
                             errhint("A superuser must give %s back the body create_id_type() wrote, or drop the type and create it again.", fname)));
@@ -355,7 +362,7 @@ idgen::IdValue value_of(const idgen::IdTypeSpec& spec, Datum d) {
     if (spec.kind == idgen::IdKind::kSnowflake) {
         v.i64 = DatumGetInt64(d);
     } else {
-        std::memcpy(spec.kind == idgen::IdKind::kKsuid ? v.ksuid : v.bytes, DatumGetPointer(d), static_cast<std::size_t>(value_size(spec.kind)));
+        std::memcpy(is_wide(spec.kind) ? v.wide : v.bytes, DatumGetPointer(d), static_cast<std::size_t>(value_size(spec.kind)));
     }
     return v;
 }
@@ -381,7 +388,7 @@ IDGEN_FUNCTION(id_type_in) {
         return failure.fail(v.error(), info.name, text, n);
     }
     if (bytes == nullptr) return Int64GetDatum(v->i64);
-    std::memcpy(bytes, info.spec.kind == idgen::IdKind::kKsuid ? v->ksuid : v->bytes, static_cast<std::size_t>(value_size(info.spec.kind)));
+    std::memcpy(bytes, is_wide(info.spec.kind) ? v->wide : v->bytes, static_cast<std::size_t>(value_size(info.spec.kind)));
     return PointerGetDatum(bytes);
 }
 

@@ -110,15 +110,15 @@ BEGIN
         RAISE EXCEPTION 'ID type name "%" is too long', n
             USING ERRCODE = '42622', DETAIL = 'Its functions are named <type>_hash_extended and so on: a name of at most 49 characters leaves room for them.';
     END IF;
-    IF id_type_create.kind IS NULL OR id_type_create.kind NOT IN ('ulid', 'uuidv7', 'snowflake', 'ksuid') THEN
+    IF id_type_create.kind IS NULL OR id_type_create.kind NOT IN ('ulid', 'uuidv7', 'snowflake', 'ksuid', 'xid') THEN
         RAISE EXCEPTION 'invalid kind "%" for an ID type', id_type_create.kind
-            USING ERRCODE = '22023', HINT = 'The kind is ''ulid'', ''uuidv7'', ''snowflake'' or ''ksuid''.';
+            USING ERRCODE = '22023', HINT = 'The kind is ''ulid'', ''uuidv7'', ''snowflake'', ''ksuid'' or ''xid''.';
     END IF;
     IF id_type_create.format IS NULL OR id_type_create.format NOT IN ('prefixed', 'typeid') THEN
         RAISE EXCEPTION 'invalid text format "%" for an ID type', id_type_create.format
             USING ERRCODE = '22023', HINT = 'The format is ''prefixed'' (prefix, ''_'', base36) or ''typeid'' (TypeID 0.3, 128-bit kinds only).';
     END IF;
-    IF id_type_create.format = 'typeid' AND id_type_create.kind IN ('snowflake', 'ksuid') THEN
+    IF id_type_create.format = 'typeid' AND id_type_create.kind IN ('snowflake', 'ksuid', 'xid') THEN
         RAISE EXCEPTION 'the typeid format needs a 128-bit kind' USING ERRCODE = '22023',
             HINT = 'TypeID encodes a UUID: use kind ''ulid'' or ''uuidv7'', or format ''prefixed''.';
     END IF;
@@ -160,15 +160,18 @@ BEGIN
         send := 'LANGUAGE internal AS ''int8send''';
         smaller := 'LANGUAGE internal AS ''int8smaller'''; larger := 'LANGUAGE internal AS ''int8larger''';
         gen := 'gen_snowflake'; gen_parallel := 'UNSAFE';
-    ELSIF id_type_create.kind = 'ksuid' THEN
-        base := '@extschema@.ksuid';
+    ELSIF id_type_create.kind IN ('ksuid', 'xid') THEN
+        -- The SQL type and the C functions' prefix: ksuid, or rsxid for the xid kind.
+        base := CASE id_type_create.kind WHEN 'ksuid' THEN 'ksuid' ELSE 'rsxid' END;
         c_impl := true;
-        cmp := 'ksuid_cmp'; sortsup := 'ksuid_sortsupport'; hash := 'ksuid_hash'; hashx := 'ksuid_hash_extended';
-        eq := 'ksuid_eq'; ne := 'ksuid_ne'; lt := 'ksuid_lt'; le := 'ksuid_le'; gt := 'ksuid_gt'; ge := 'ksuid_ge';
-        recv := 'LANGUAGE C AS ''MODULE_PATHNAME'', ''ksuid_recv''';
-        send := 'LANGUAGE C AS ''MODULE_PATHNAME'', ''ksuid_send''';
-        smaller := 'LANGUAGE C AS ''MODULE_PATHNAME'', ''ksuid_smaller'''; larger := 'LANGUAGE C AS ''MODULE_PATHNAME'', ''ksuid_larger''';
-        gen := 'gen_ksuid'; gen_parallel := 'SAFE';
+        cmp := base || '_cmp'; sortsup := base || '_sortsupport'; hash := base || '_hash'; hashx := base || '_hash_extended';
+        eq := base || '_eq'; ne := base || '_ne'; lt := base || '_lt'; le := base || '_le'; gt := base || '_gt'; ge := base || '_ge';
+        recv := pg_catalog.format('LANGUAGE C AS %L, %L', 'MODULE_PATHNAME', base || '_recv');
+        send := pg_catalog.format('LANGUAGE C AS %L, %L', 'MODULE_PATHNAME', base || '_send');
+        smaller := pg_catalog.format('LANGUAGE C AS %L, %L', 'MODULE_PATHNAME', base || '_smaller');
+        larger := pg_catalog.format('LANGUAGE C AS %L, %L', 'MODULE_PATHNAME', base || '_larger');
+        gen := 'gen_' || id_type_create.kind; gen_parallel := 'SAFE';
+        base := '@extschema@.' || base;
     ELSE
         base := CASE id_type_create.kind WHEN 'ulid' THEN '@extschema@.ulid' ELSE 'pg_catalog.uuid' END;
         cmp := 'uuid_cmp'; sortsup := 'uuid_sortsupport'; hash := 'uuid_hash'; hashx := 'uuid_hash_extended';
@@ -247,18 +250,18 @@ BEGIN
         EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(at timestamptz) RETURNS %s LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN @extschema@.snowflake_upper(at, %L)::%s', sch, n || '_upper', t, 'twitter', t);
     ELSE
         EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(id %s) RETURNS timestamptz AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_time', t, 'MODULE_PATHNAME',
-                                  CASE id_type_create.kind WHEN 'ulid' THEN 'ulid_time' WHEN 'ksuid' THEN 'ksuid_time' ELSE 'uuidv7_time' END);
+                                  CASE id_type_create.kind WHEN 'ulid' THEN 'ulid_time' WHEN 'ksuid' THEN 'ksuid_time' WHEN 'xid' THEN 'xid_time' ELSE 'uuidv7_time' END);
         EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(at timestamptz) RETURNS %s AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_lower', t, 'MODULE_PATHNAME',
                                   id_type_create.kind || '_lower');
         EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(at timestamptz) RETURNS %s AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_upper', t, 'MODULE_PATHNAME',
                                   id_type_create.kind || '_upper');
     END IF;
     EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.%I(%s) IS %L', sch, n || '_time', t,
-                              pg_catalog.format('the %s time inside the ID', CASE id_type_create.kind WHEN 'ksuid' THEN 'second' ELSE 'millisecond' END));
+                              pg_catalog.format('the %s time inside the ID', CASE WHEN id_type_create.kind IN ('ksuid', 'xid') THEN 'second' ELSE 'millisecond' END));
     EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.%I(timestamptz) IS %L', sch, n || '_lower',
-                              pg_catalog.format('smallest ID of the %s containing the given time', CASE id_type_create.kind WHEN 'ksuid' THEN 'second' ELSE 'millisecond' END));
+                              pg_catalog.format('smallest ID of the %s containing the given time', CASE WHEN id_type_create.kind IN ('ksuid', 'xid') THEN 'second' ELSE 'millisecond' END));
     EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.%I(timestamptz) IS %L', sch, n || '_upper',
-                              pg_catalog.format('largest ID of the %s containing the given time', CASE id_type_create.kind WHEN 'ksuid' THEN 'second' ELSE 'millisecond' END));
+                              pg_catalog.format('largest ID of the %s containing the given time', CASE WHEN id_type_create.kind IN ('ksuid', 'xid') THEN 'second' ELSE 'millisecond' END));
     RETURN t::regtype;
 END
 $$;
@@ -357,7 +360,7 @@ BEGIN ATOMIC
     SELECT @extschema@.id_type_create(create_id_type.type_name, create_id_type.kind, create_id_type.prefix,
                                       create_id_type.format, coalesce(create_id_type.schema_name, '@extschema@'));
 END;
-COMMENT ON FUNCTION create_id_type(name, text, text, text, name) IS 'make a base type of its own for one entity''s IDs (kind ulid, uuidv7, snowflake or ksuid; text prefix_… or TypeID); superuser only';
+COMMENT ON FUNCTION create_id_type(name, text, text, text, name) IS 'make a base type of its own for one entity''s IDs (kind ulid, uuidv7, snowflake, ksuid or xid; text prefix_… or TypeID); superuser only';
 REVOKE ALL ON FUNCTION create_id_type(name, text, text, text, name) FROM PUBLIC;
 
 -- drop_id_type('account_id'): drops the type and everything create_id_type() made for it, and

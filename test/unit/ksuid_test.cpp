@@ -212,14 +212,14 @@ TEST(KsuidIdType, SpecTextAndErrors) {
     auto v = idgen::id_type_parse(*spec, text.data(), text.size(), nullptr);
     ASSERT_TRUE(v.ok());
     Ksuid k;
-    std::memcpy(k.bytes, v->ksuid, 20);
+    std::memcpy(k.bytes, v->wide, 20);
     EXPECT_EQ(hex(k), "0669F7EFB5A1CD34B5F99D1154FB6853345C9735");
     char out[idgen::kIdTypeTextMaxLen];
     const std::size_t n = idgen::id_type_format(*spec, *v, out);
     EXPECT_EQ(std::string(out, n), text);
     auto bare = idgen::id_type_parse(*spec, text.data() + 4, text.size() - 4, nullptr);
     ASSERT_TRUE(bare.ok());
-    EXPECT_EQ(std::memcmp(bare->ksuid, v->ksuid, 20), 0);
+    EXPECT_EQ(std::memcmp(bare->wide, v->wide, 20), 0);
     // The longest text: a 16-character prefix.
     const std::string long_spec = "kind=ksuid format=prefixed prefix=abcdefghijklmnop";
     auto ls = idgen::id_type_spec_parse(long_spec.data(), long_spec.size());

@@ -172,3 +172,27 @@ TEST(XidGenerator, Errors) {
     start.set_fail(true);
     EXPECT_EQ(h.next(1000, 1, 2, start).error(), Error::kEntropyFailure);
 }
+
+// A per-entity type of kind xid (create_id_type(kind => 'xid')).
+#include "core/id_type.h"
+
+TEST(XidIdType, SpecTextAndErrors) {
+    const std::string spec_text = "kind=xid format=prefixed prefix=ses";
+    auto spec = idgen::id_type_spec_parse(spec_text.data(), spec_text.size());
+    ASSERT_TRUE(spec.ok());
+    EXPECT_EQ(spec->kind, idgen::IdKind::kXid);
+    const std::string typeid_spec = "kind=xid format=typeid prefix=ses";
+    EXPECT_FALSE(idgen::id_type_spec_parse(typeid_spec.data(), typeid_spec.size()).ok());
+    const std::string text = "ses_9m4e2mr0ui3e8a215n4g";
+    auto v = idgen::id_type_parse(*spec, text.data(), text.size(), nullptr);
+    ASSERT_TRUE(v.ok());
+    EXPECT_EQ(v->wide[0], 0x4d);
+    EXPECT_EQ(v->wide[11], 0xc9);
+    char out[idgen::kIdTypeTextMaxLen];
+    EXPECT_EQ(std::string(out, idgen::id_type_format(*spec, *v, out)), text);
+    auto bare = idgen::id_type_parse(*spec, text.data() + 4, text.size() - 4, nullptr);
+    ASSERT_TRUE(bare.ok());
+    EXPECT_EQ(std::memcmp(bare->wide, v->wide, 12), 0);
+    const std::string upper = "ses_9M4E2MR0UI3E8A215N4G";
+    EXPECT_EQ(idgen::id_type_parse(*spec, upper.data(), upper.size(), nullptr).error(), Error::kInvalidSyntax);
+}
