@@ -26,11 +26,12 @@ if [ "$demo" -eq 0 ]; then
     cmake pkg-config postgresql-contrib
     libpq-dev libpqxx-dev libgtest-dev
     clang-14 libclang-rt-14-dev llvm-14
-    nodejs  # test/oracles: node and npm run npm packages as independent implementations
     # scripts/pg_versions.sh: building PostgreSQL 17 and 18 from source (17+ tarballs need bison/flex)
     bison flex libreadline-dev zlib1g-dev curl ca-certificates
   )
 fi
+# The tests' npm oracles (scripts/npm_oracles.sh): Debian's node and npm, unless a node with npm is there.
+if [ "$demo" -eq 0 ] && ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

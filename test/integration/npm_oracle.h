@@ -1,6 +1,6 @@
-// Independent implementations from npm as test oracles: scripts/test.sh installs the packages of
-// test/oracles/*.packages with scripts/npm_oracles.sh and exports IDGEN_NPM_ORACLES; the scripts
-// test/oracles/<kind>.cjs drive them. A test that needs one fails (does not skip) without it.
+// Independent implementations from npm as test oracles: scripts/test.sh installs the packages with
+// scripts/npm_oracles.sh and exports IDGEN_NPM_DIR; the scripts test/oracle/<kind>.cjs drive them.
+// A test that needs one fails (does not skip) without it.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -15,22 +15,22 @@
 
 namespace idgen::it {
 
-// test/oracles/, beside this file's directory (sources are compiled with absolute paths).
+// test/oracle/, beside this file's directory (sources are compiled with absolute paths).
 inline std::string oracle_script(const std::string& name) {
     std::string here = __FILE__;
     here = here.substr(0, here.rfind('/'));
-    return here.substr(0, here.rfind('/')) + "/oracles/" + name;
+    return here.substr(0, here.rfind('/')) + "/oracle/" + name;
 }
 
 // Runs `node <script> <args>` with the packages' directory; returns its stdout, or "" with a
 // test failure recorded when it could not run.
 inline std::string run_oracle(const std::string& script, const std::string& args) {
-    const std::string dir = env_or("IDGEN_NPM_ORACLES", "");
+    const std::string dir = env_or("IDGEN_NPM_DIR", "");
     if (dir.empty()) {
-        ADD_FAILURE() << "IDGEN_NPM_ORACLES is not set: run scripts/npm_oracles.sh DIR and export it (scripts/test.sh does)";
+        ADD_FAILURE() << "IDGEN_NPM_DIR is not set: run scripts/npm_oracles.sh DIR and export it (scripts/test.sh does)";
         return "";
     }
-    const std::string cmd = "IDGEN_NPM_ORACLES='" + dir + "' node '" + oracle_script(script) + "' " + args;
+    const std::string cmd = "IDGEN_NPM_DIR='" + dir + "' node '" + oracle_script(script) + "' " + args;
     FILE* p = popen(cmd.c_str(), "r");
     if (p == nullptr) {
         ADD_FAILURE() << "cannot run " << cmd;

@@ -151,7 +151,9 @@ TEST(XidFork, BackendsDrawTheirOwnCounterStartAndShareTheMachine) {
         tx.exec("DROP DATABASE IF EXISTS it_xid_fork WITH (FORCE)");
     }
     // Two clusters made by two initdb runs: two system identifiers, two machine IDs.
-    if (!env_or("IDGEN_NOPRELOAD_PGHOST", "").empty()) EXPECT_EQ(machines.size(), 2u);
+    if (!env_or("IDGEN_NOPRELOAD_PGHOST", "").empty()) {
+        EXPECT_EQ(machines.size(), 2u);
+    }
 }
 
 TEST(XidFork, ParallelWorkersMakeDistinctIds) {

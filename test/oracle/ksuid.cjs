@@ -4,12 +4,12 @@
 //   node ksuid.cjs generate N       N lines "text hex unix_seconds" made by the package, times
 //                                  spread over the whole KSUID range
 // Prints "ok N" on success, otherwise the first mismatches and "mismatch N". The package is found
-// under $IDGEN_NPM_ORACLES (scripts/npm_oracles.sh installs it there).
+// under $IDGEN_NPM_DIR (scripts/npm_oracles.sh installs it there).
 'use strict';
 const path = require('path');
 const fs = require('fs');
 const crypto = require('crypto');
-const req = require('module').createRequire(path.join(process.env.IDGEN_NPM_ORACLES || '.', 'oracle.js'));
+const req = require('module').createRequire(path.join(process.env.IDGEN_NPM_DIR || '.', 'oracle.js'));
 const KSUID = req('ksuid');
 
 const EPOCH = 1400000000;

@@ -5,12 +5,12 @@
 //   node xid.cjs generate N      N lines "text hex unix_seconds machine pid counter" made by the
 //                               package: its own generator at random times, and arbitrary 12 bytes
 // Prints "ok N" on success, otherwise the first mismatches and "mismatch N". The package is found
-// under $IDGEN_NPM_ORACLES (scripts/npm_oracles.sh installs it there).
+// under $IDGEN_NPM_DIR (scripts/npm_oracles.sh installs it there).
 'use strict';
 const path = require('path');
 const fs = require('fs');
 const crypto = require('crypto');
-const req = require('module').createRequire(path.join(process.env.IDGEN_NPM_ORACLES || '.', 'oracle.js'));
+const req = require('module').createRequire(path.join(process.env.IDGEN_NPM_DIR || '.', 'oracle.js'));
 const { Xid } = req('xid-ts');
 
 const hexOf = (b) => Buffer.from(b).toString('hex');
