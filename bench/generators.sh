@@ -25,6 +25,8 @@ GENERATORS=(
   "gen_objectid()|gen_objectid()|"
   "uuidv6()|public.uuidv6()|"
   "gen_nanoid()|gen_nanoid()|"
+  "gen_ksuid()|gen_ksuid()|"
+  "gen_xid()|gen_xid()|"
   "gen_trace_id()|gen_trace_id()|"
   "gen_decimal_id()|gen_decimal_id()|"
   "id_permute(nextval(), key)|id_permute(nextval('bench.seq2'), 'orders')|CREATE SEQUENCE bench.seq2; SELECT id_permute_key('orders')"

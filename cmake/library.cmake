@@ -27,6 +27,7 @@ install(FILES ${CMAKE_SOURCE_DIR}/include/id_gen/id_gen.hpp ${CMAKE_SOURCE_DIR}/
               ${CMAKE_SOURCE_DIR}/include/id_gen/pqxx.hpp ${CMAKE_BINARY_DIR}/include/id_gen/version.hpp
               ${CMAKE_SOURCE_DIR}/include/id_gen/objectid.hpp ${CMAKE_SOURCE_DIR}/include/id_gen/trace_decimal.hpp ${CMAKE_SOURCE_DIR}/include/id_gen/shard_id.hpp ${CMAKE_SOURCE_DIR}/include/id_gen/uuidv6.hpp ${CMAKE_SOURCE_DIR}/include/id_gen/nanoid.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/id_gen)
+install(FILES ${CMAKE_SOURCE_DIR}/include/id_gen/ksuid.hpp ${CMAKE_SOURCE_DIR}/include/id_gen/xid.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/id_gen)
 
 set(IDGEN_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/id_gen)
 install(EXPORT id_genTargets NAMESPACE id_gen:: DESTINATION ${IDGEN_CMAKE_DIR})

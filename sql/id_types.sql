@@ -142,7 +142,7 @@ WHERE d.classid = 'pg_type'::regclass AND d.objid IN ('account_id'::regtype, 'or
 SELECT create_id_type('account_id', kind => 'ulid', prefix => 'acc');
 SELECT create_id_type('customer_id', kind => 'ulid', prefix => 'acct');
 SELECT create_id_type('typed_accounts', kind => 'ulid', prefix => 'tac');
-SELECT create_id_type('x_id', kind => 'ksuid', prefix => 'x');
+SELECT create_id_type('x_id', kind => 'uuidv4', prefix => 'x');
 SELECT create_id_type('x_id', kind => 'ulid', prefix => 'X');
 SELECT create_id_type('x_id', kind => 'ulid', prefix => 'x_y');
 SELECT create_id_type('x_id', kind => 'ulid', prefix => 'x1', format => 'typeid');

@@ -15,4 +15,6 @@
 #include "id_gen/shard_id.hpp"
 #include "id_gen/trace_decimal.hpp"
 #include "id_gen/uuidv6.hpp"
+#include "id_gen/ksuid.hpp"
 #include "id_gen/version.hpp"
+#include "id_gen/xid.hpp"

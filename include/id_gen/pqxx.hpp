@@ -32,6 +32,8 @@
 #include "id_gen/objectid.hpp"
 #include "id_gen/shard_id.hpp"
 #include "id_gen/trace_decimal.hpp"
+#include "id_gen/ksuid.hpp"
+#include "id_gen/xid.hpp"
 
 namespace id_gen::pqxx_support {
 
@@ -45,6 +47,20 @@ struct text_form<Ulid> {
     static constexpr std::size_t max_size = Ulid::text_size;
     static std::string write(const Ulid& v) { return v.to_string(); }
     static Ulid read(std::string_view s) { return Ulid::parse(s); }
+};
+template <>
+struct text_form<Ksuid> {
+    static constexpr const char* name = "id_gen::Ksuid";
+    static constexpr std::size_t max_size = Ksuid::text_size;
+    static std::string write(const Ksuid& v) { return v.to_string(); }
+    static Ksuid read(std::string_view s) { return Ksuid::parse(s); }
+};
+template <>
+struct text_form<Xid> {
+    static constexpr const char* name = "id_gen::Xid";
+    static constexpr std::size_t max_size = Xid::text_size;
+    static std::string write(const Xid& v) { return v.to_string(); }
+    static Xid read(std::string_view s) { return Xid::parse(s); }
 };
 template <>
 struct text_form<Uuid> {
@@ -219,6 +235,8 @@ ID_GEN_PQXX_TRAITS(id_gen::ObjectId)
 ID_GEN_PQXX_TRAITS(id_gen::TraceId)
 ID_GEN_PQXX_TRAITS(id_gen::DecimalId)
 ID_GEN_PQXX_TRAITS(id_gen::ShardId)
+ID_GEN_PQXX_TRAITS(id_gen::Ksuid)
+ID_GEN_PQXX_TRAITS(id_gen::Xid)
 }  // namespace pqxx
 
 #undef ID_GEN_PQXX_TRAITS

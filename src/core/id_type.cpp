@@ -4,6 +4,8 @@
 
 #include "base36.h"
 #include "bytes.h"
+#include "ksuid.h"
+#include "xid.h"
 #include "prefixed.h"
 #include "snowflake.h"
 #include "ulid.h"
@@ -51,6 +53,18 @@ Result<IdValue> parse_body(const IdTypeSpec& spec, const char* s, std::size_t n)
         v.i64 = static_cast<std::int64_t>(*d);
         return v;
     }
+    if (spec.kind == IdKind::kKsuid) {
+        auto k = ksuid_parse(s, n);
+        if (!k) return k.error();
+        std::memcpy(v.wide, k->bytes, sizeof k->bytes);
+        return v;
+    }
+    if (spec.kind == IdKind::kXid) {
+        auto x = xid_parse(s, n);
+        if (!x) return x.error();
+        std::memcpy(v.wide, x->bytes, sizeof x->bytes);
+        return v;
+    }
     if (n != kBase36Len128) return Error::kInvalidSyntax;
     auto d = base36_decode128(s, n);
     if (!d) return d.error();
@@ -82,6 +96,9 @@ Result<IdValue> parse_bare(const IdTypeSpec& spec, const char* s, std::size_t n)
             std::memcpy(v.bytes, u->bytes, 16);
             return v;
         }
+        case IdKind::kKsuid:
+        case IdKind::kXid:
+            return parse_body(spec, s, n);  // the ID's own text is the prefixed body
     }
     return Error::kInvalidSyntax;
 }
@@ -100,7 +117,7 @@ bool typeid_prefix_valid(const char* p, std::size_t n) noexcept {
 bool id_type_prefix_valid(IdKind kind, IdTextFormat format, const char* p, std::size_t n) noexcept {
     if (!prefix_valid(p, n)) return false;  // the registry's rule
     if (format == IdTextFormat::kPrefixed) return true;
-    if (kind == IdKind::kSnowflake) return false;  // TypeID holds 128 bits
+    if (kind == IdKind::kSnowflake || kind == IdKind::kKsuid || kind == IdKind::kXid) return false;  // TypeID holds 128 bits
     return typeid_prefix_valid(p, n);
 }
 
@@ -123,6 +140,8 @@ Result<IdTypeSpec> id_type_spec_parse(const char* s, std::size_t n) noexcept {
     if (equal(v, len, "ulid", 4)) spec.kind = IdKind::kUlid;
     else if (equal(v, len, "uuidv7", 6)) spec.kind = IdKind::kUuidv7;
     else if (equal(v, len, "snowflake", 9)) spec.kind = IdKind::kSnowflake;
+    else if (equal(v, len, "ksuid", 5)) spec.kind = IdKind::kKsuid;
+    else if (equal(v, len, "xid", 3)) spec.kind = IdKind::kXid;
     else return Error::kInvalidSyntax;
     if (!field("format=", v, len)) return Error::kInvalidSyntax;
     if (equal(v, len, "prefixed", 8)) spec.format = IdTextFormat::kPrefixed;
@@ -192,6 +211,18 @@ std::size_t id_type_format(const IdTypeSpec& spec, const IdValue& v, char* out) 
         base36_encode64(static_cast<std::uint64_t>(v.i64), out + n);
         return n + kBase36Len64;
     }
+    if (spec.kind == IdKind::kKsuid) {
+        Ksuid k;
+        std::memcpy(k.bytes, v.wide, sizeof k.bytes);
+        ksuid_format(k, out + n);
+        return n + kKsuidTextLen;
+    }
+    if (spec.kind == IdKind::kXid) {
+        Xid x;
+        std::memcpy(x.bytes, v.wide, sizeof x.bytes);
+        xid_format(x, out + n);
+        return n + kXidTextLen;
+    }
     base36_encode128(load_be128(v.bytes), out + n);
     return n + kBase36Len128;
 }
@@ -221,3 +252,5 @@ Result<IdValue> id_type_parse(const IdTypeSpec& spec, const char* s, std::size_t
 }
 
 }  // namespace idgen
+
+static_assert(idgen::kIdTypeTextMaxLen == idgen::kIdTypePrefixMaxLen + 1 + idgen::kKsuidTextLen);

@@ -124,15 +124,25 @@ const char* kind_name(idgen::IdKind k) {
         case idgen::IdKind::kUlid: return "ulid";
         case idgen::IdKind::kUuidv7: return "uuidv7";
         case idgen::IdKind::kSnowflake: return "snowflake";
+        case idgen::IdKind::kKsuid: return "ksuid";
+        case idgen::IdKind::kXid: return "xid";
     }
     return "?";
 }
+
+// Bytes of a by-reference kind's value: 20 for a ksuid, 12 for an xid, 16 for the 128-bit kinds.
+int value_size(idgen::IdKind kind) {
+    return kind == idgen::IdKind::kKsuid ? 20 : kind == idgen::IdKind::kXid ? 12 : 16;
+}
+
+// Where a by-reference kind's bytes are kept in an IdValue.
+bool is_wide(idgen::IdKind kind) { return kind == idgen::IdKind::kKsuid || kind == idgen::IdKind::kXid; }
 
 // True when pg_type stores a value of `kind` as create_id_type() made it (LIKE the kind's type).
 bool storage_matches(idgen::IdKind kind, const SpecCheck& c) {
     if (c.typstorage != TYPSTORAGE_PLAIN) return false;
     if (kind == idgen::IdKind::kSnowflake) return c.typlen == 8 && c.typbyval && c.typalign == TYPALIGN_DOUBLE;
-    return c.typlen == 16 && !c.typbyval && c.typalign == TYPALIGN_CHAR;
+    return c.typlen == value_size(kind) && !c.typbyval && c.typalign == TYPALIGN_CHAR;
 }
 
 // The length of `SELECT <schema>.id_type_typmod_in($1, '` at the start of `body`, with <schema> an
@@ -266,7 +276,9 @@ bool load_spec(Oid type, TypeInfo* out, SpecCheck* why) {
                                    tname, fname, kind_name(why.kind),
                                    why.typlen == 16 && !why.typbyval ? "16 bytes by reference (ulid or uuidv7)"
                                    : why.typlen == 8 && why.typbyval ? "8 bytes by value (snowflake)"
-                                                                     : "neither kind stores it"),
+                                   : why.typlen == 20 && !why.typbyval ? "20 bytes by reference (ksuid)"
+                                   : why.typlen == 12 && !why.typbyval ? "12 bytes by reference (xid)"
+                                                                       : "no kind stores it"),
                             errdetail("The function's body was changed after create_id_type() made the type."),
                             errhint("A superuser must give %s back the body create_id_type() wrote, or drop the type and create it again.", fname)));
             break;
@@ -350,7 +362,7 @@ idgen::IdValue value_of(const idgen::IdTypeSpec& spec, Datum d) {
     if (spec.kind == idgen::IdKind::kSnowflake) {
         v.i64 = DatumGetInt64(d);
     } else {
-        std::memcpy(v.bytes, DatumGetPointer(d), 16);
+        std::memcpy(is_wide(spec.kind) ? v.wide : v.bytes, DatumGetPointer(d), static_cast<std::size_t>(value_size(spec.kind)));
     }
     return v;
 }
@@ -362,7 +374,7 @@ IDGEN_FUNCTION(id_type_in) {
     const char* text = PG_GETARG_CSTRING(0);
     const TypeInfo& info = type_info(fcinfo, input_type(fcinfo));
     const std::size_t n = std::strlen(text);
-    auto* bytes = info.spec.kind == idgen::IdKind::kSnowflake ? nullptr : static_cast<std::uint8_t*>(palloc(16));
+    auto* bytes = info.spec.kind == idgen::IdKind::kSnowflake ? nullptr : static_cast<std::uint8_t*>(palloc(value_size(info.spec.kind)));
     idgen::WrongPrefix wrong{};
     auto v = idgen::id_type_parse(info.spec, text, n, &wrong);
     if (!v) {
@@ -376,7 +388,7 @@ IDGEN_FUNCTION(id_type_in) {
         return failure.fail(v.error(), info.name, text, n);
     }
     if (bytes == nullptr) return Int64GetDatum(v->i64);
-    std::memcpy(bytes, v->bytes, 16);
+    std::memcpy(bytes, is_wide(info.spec.kind) ? v->wide : v->bytes, static_cast<std::size_t>(value_size(info.spec.kind)));
     return PointerGetDatum(bytes);
 }
 

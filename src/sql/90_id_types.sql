@@ -76,6 +76,15 @@ COMMENT ON FUNCTION id_type_admin_check(text, name) IS 'internal to create_id_ty
 REVOKE ALL ON FUNCTION id_type_admin_check(text, name) FROM PUBLIC;
 
 -- The work of create_id_type(), after id_type_admin_check().
+-- The AS ... LANGUAGE clause of a per-entity type's comparison or hash function: a built-in
+-- (LANGUAGE internal, the 128-bit and snowflake kinds) or one of the extension's C functions (ksuid).
+CREATE OR REPLACE FUNCTION id_type_impl(in_library boolean, symbol text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    RETURN CASE WHEN in_library THEN pg_catalog.format('AS %L, %L LANGUAGE C', 'MODULE_PATHNAME', symbol)
+                ELSE pg_catalog.format('AS %L LANGUAGE internal', symbol) END;
+REVOKE ALL ON FUNCTION id_type_impl(boolean, text) FROM PUBLIC;
+
 CREATE OR REPLACE FUNCTION id_type_create(type_name name, kind text, prefix text, format text, schema_name name)
     RETURNS regtype
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -89,6 +98,7 @@ DECLARE
     base text;         -- the kind's type
     cmp text; lt text; le text; eq text; ne text; ge text; gt text; sortsup text; hash text; hashx text;
     recv text; send text; smaller text; larger text; gen text; gen_parallel text;
+    c_impl boolean := false;  -- comparison and hashing in the extension's C library, not built-ins
     fname text;
     spec text;
     clash text;
@@ -100,15 +110,15 @@ BEGIN
         RAISE EXCEPTION 'ID type name "%" is too long', n
             USING ERRCODE = '42622', DETAIL = 'Its functions are named <type>_hash_extended and so on: a name of at most 49 characters leaves room for them.';
     END IF;
-    IF id_type_create.kind IS NULL OR id_type_create.kind NOT IN ('ulid', 'uuidv7', 'snowflake') THEN
+    IF id_type_create.kind IS NULL OR id_type_create.kind NOT IN ('ulid', 'uuidv7', 'snowflake', 'ksuid', 'xid') THEN
         RAISE EXCEPTION 'invalid kind "%" for an ID type', id_type_create.kind
-            USING ERRCODE = '22023', HINT = 'The kind is ''ulid'', ''uuidv7'' or ''snowflake''.';
+            USING ERRCODE = '22023', HINT = 'The kind is ''ulid'', ''uuidv7'', ''snowflake'', ''ksuid'' or ''xid''.';
     END IF;
     IF id_type_create.format IS NULL OR id_type_create.format NOT IN ('prefixed', 'typeid') THEN
         RAISE EXCEPTION 'invalid text format "%" for an ID type', id_type_create.format
             USING ERRCODE = '22023', HINT = 'The format is ''prefixed'' (prefix, ''_'', base36) or ''typeid'' (TypeID 0.3, 128-bit kinds only).';
     END IF;
-    IF id_type_create.format = 'typeid' AND id_type_create.kind = 'snowflake' THEN
+    IF id_type_create.format = 'typeid' AND id_type_create.kind IN ('snowflake', 'ksuid', 'xid') THEN
         RAISE EXCEPTION 'the typeid format needs a 128-bit kind' USING ERRCODE = '22023',
             HINT = 'TypeID encodes a UUID: use kind ''ulid'' or ''uuidv7'', or format ''prefixed''.';
     END IF;
@@ -150,6 +160,18 @@ BEGIN
         send := 'LANGUAGE internal AS ''int8send''';
         smaller := 'LANGUAGE internal AS ''int8smaller'''; larger := 'LANGUAGE internal AS ''int8larger''';
         gen := 'gen_snowflake'; gen_parallel := 'UNSAFE';
+    ELSIF id_type_create.kind IN ('ksuid', 'xid') THEN
+        -- The SQL type and the C functions' prefix: ksuid, or rsxid for the xid kind.
+        base := CASE id_type_create.kind WHEN 'ksuid' THEN 'ksuid' ELSE 'rsxid' END;
+        c_impl := true;
+        cmp := base || '_cmp'; sortsup := base || '_sortsupport'; hash := base || '_hash'; hashx := base || '_hash_extended';
+        eq := base || '_eq'; ne := base || '_ne'; lt := base || '_lt'; le := base || '_le'; gt := base || '_gt'; ge := base || '_ge';
+        recv := pg_catalog.format('LANGUAGE C AS %L, %L', 'MODULE_PATHNAME', base || '_recv');
+        send := pg_catalog.format('LANGUAGE C AS %L, %L', 'MODULE_PATHNAME', base || '_send');
+        smaller := pg_catalog.format('LANGUAGE C AS %L, %L', 'MODULE_PATHNAME', base || '_smaller');
+        larger := pg_catalog.format('LANGUAGE C AS %L, %L', 'MODULE_PATHNAME', base || '_larger');
+        gen := 'gen_' || id_type_create.kind; gen_parallel := 'SAFE';
+        base := '@extschema@.' || base;
     ELSE
         base := CASE id_type_create.kind WHEN 'ulid' THEN '@extschema@.ulid' ELSE 'pg_catalog.uuid' END;
         cmp := 'uuid_cmp'; sortsup := 'uuid_sortsupport'; hash := 'uuid_hash'; hashx := 'uuid_hash_extended';
@@ -179,14 +201,15 @@ BEGIN
 
     -- Comparison and hashing: the kind's built-in functions on the same bytes.
     FOREACH fname IN ARRAY ARRAY['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'cmp'] LOOP
-        EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(%s, %s) RETURNS %s AS %L LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF',
+        EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(%s, %s) RETURNS %s %s IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF',
                                   sch, n || '_' || fname, t, t, CASE fname WHEN 'cmp' THEN 'int4' ELSE 'bool' END,
-                                  CASE fname WHEN 'eq' THEN eq WHEN 'ne' THEN ne WHEN 'lt' THEN lt WHEN 'le' THEN le
-                                             WHEN 'gt' THEN gt WHEN 'ge' THEN ge ELSE cmp END);
+                                  @extschema@.id_type_impl(c_impl,
+                                      CASE fname WHEN 'eq' THEN eq WHEN 'ne' THEN ne WHEN 'lt' THEN lt WHEN 'le' THEN le
+                                                 WHEN 'gt' THEN gt WHEN 'ge' THEN ge ELSE cmp END));
     END LOOP;
-    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(internal) RETURNS void AS %L LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_sortsupport', sortsup);
-    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(%s) RETURNS int4 AS %L LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF', sch, n || '_hash', t, hash);
-    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(%s, int8) RETURNS int8 AS %L LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF', sch, n || '_hash_extended', t, hashx);
+    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(internal) RETURNS void %s IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_sortsupport', @extschema@.id_type_impl(c_impl, sortsup));
+    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(%s) RETURNS int4 %s IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF', sch, n || '_hash', t, @extschema@.id_type_impl(c_impl, hash));
+    EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(%s, int8) RETURNS int8 %s IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF', sch, n || '_hash_extended', t, @extschema@.id_type_impl(c_impl, hashx));
 
     EXECUTE pg_catalog.format('CREATE OPERATOR %I.= (LEFTARG = %s, RIGHTARG = %s, FUNCTION = %I.%I, COMMUTATOR = OPERATOR(%I.=), NEGATOR = OPERATOR(%I.<>), RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES)', sch, t, t, sch, n || '_eq', sch, sch);
     EXECUTE pg_catalog.format('CREATE OPERATOR %I.<> (LEFTARG = %s, RIGHTARG = %s, FUNCTION = %I.%I, COMMUTATOR = OPERATOR(%I.<>), NEGATOR = OPERATOR(%I.=), RESTRICT = neqsel, JOIN = neqjoinsel)', sch, t, t, sch, n || '_ne', sch, sch);
@@ -227,15 +250,18 @@ BEGIN
         EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(at timestamptz) RETURNS %s LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE RETURN @extschema@.snowflake_upper(at, %L)::%s', sch, n || '_upper', t, 'twitter', t);
     ELSE
         EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(id %s) RETURNS timestamptz AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_time', t, 'MODULE_PATHNAME',
-                                  CASE id_type_create.kind WHEN 'ulid' THEN 'ulid_time' ELSE 'uuidv7_time' END);
+                                  CASE id_type_create.kind WHEN 'ulid' THEN 'ulid_time' WHEN 'ksuid' THEN 'ksuid_time' WHEN 'xid' THEN 'xid_time' ELSE 'uuidv7_time' END);
         EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(at timestamptz) RETURNS %s AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_lower', t, 'MODULE_PATHNAME',
                                   id_type_create.kind || '_lower');
         EXECUTE pg_catalog.format('CREATE FUNCTION %I.%I(at timestamptz) RETURNS %s AS %L, %L LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE', sch, n || '_upper', t, 'MODULE_PATHNAME',
                                   id_type_create.kind || '_upper');
     END IF;
-    EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.%I(%s) IS %L', sch, n || '_time', t, 'the millisecond time inside the ID');
-    EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.%I(timestamptz) IS %L', sch, n || '_lower', 'smallest ID of the millisecond containing the given time');
-    EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.%I(timestamptz) IS %L', sch, n || '_upper', 'largest ID of the millisecond containing the given time');
+    EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.%I(%s) IS %L', sch, n || '_time', t,
+                              pg_catalog.format('the %s time inside the ID', CASE WHEN id_type_create.kind IN ('ksuid', 'xid') THEN 'second' ELSE 'millisecond' END));
+    EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.%I(timestamptz) IS %L', sch, n || '_lower',
+                              pg_catalog.format('smallest ID of the %s containing the given time', CASE WHEN id_type_create.kind IN ('ksuid', 'xid') THEN 'second' ELSE 'millisecond' END));
+    EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.%I(timestamptz) IS %L', sch, n || '_upper',
+                              pg_catalog.format('largest ID of the %s containing the given time', CASE WHEN id_type_create.kind IN ('ksuid', 'xid') THEN 'second' ELSE 'millisecond' END));
     RETURN t::regtype;
 END
 $$;
@@ -334,7 +360,7 @@ BEGIN ATOMIC
     SELECT @extschema@.id_type_create(create_id_type.type_name, create_id_type.kind, create_id_type.prefix,
                                       create_id_type.format, coalesce(create_id_type.schema_name, '@extschema@'));
 END;
-COMMENT ON FUNCTION create_id_type(name, text, text, text, name) IS 'make a base type of its own for one entity''s IDs (kind ulid, uuidv7 or snowflake; text prefix_… or TypeID); superuser only';
+COMMENT ON FUNCTION create_id_type(name, text, text, text, name) IS 'make a base type of its own for one entity''s IDs (kind ulid, uuidv7, snowflake, ksuid or xid; text prefix_… or TypeID); superuser only';
 REVOKE ALL ON FUNCTION create_id_type(name, text, text, text, name) FROM PUBLIC;
 
 -- drop_id_type('account_id'): drops the type and everything create_id_type() made for it, and

@@ -8,3 +8,6 @@
 \ir ../sql/22_uuidv6.sql
 \ir ../sql/68_nanoid.sql
 \ir ../sql/93_prefix_registry_0_3.sql
+\ir ../sql/66_ksuid.sql
+\ir ../sql/67_xid.sql
+\ir ../sql/90_id_types.sql

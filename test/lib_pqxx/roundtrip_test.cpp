@@ -396,3 +396,60 @@ TEST(LibPqxx, NullsConversionErrorsAndPreparedStatements) {
     EXPECT_EQ(*present, u);
 #endif
 }
+
+TEST(LibPqxx, KsuidAndXidRoundTripAndFieldsAgree) {
+    ScratchDb db("lib_pqxx_ksuid_xid");
+    pqxx::connection c(db.dsn());
+    {
+        pqxx::work tx(c);
+        tx.exec("CREATE TABLE k (id ksuid PRIMARY KEY, n int)");
+        tx.exec("CREATE TABLE x (id rsxid PRIMARY KEY, n int)");
+        tx.commit();
+    }
+    id_gen::KsuidGenerator kg;
+    id_gen::XidGenerator xg(0x123456);
+    std::vector<id_gen::Ksuid> ks;
+    std::vector<id_gen::Xid> xs;
+    {
+        pqxx::work tx(c);
+        for (int i = 0; i < kIds; ++i) {
+            ks.push_back(kg.next());
+            xs.push_back(xg.next());
+            tx.exec_params("INSERT INTO k VALUES ($1, $2)", ks.back(), i);
+            tx.exec_params("INSERT INTO x VALUES ($1, $2)", xs.back(), i);
+        }
+        tx.commit();
+    }
+    pqxx::work tx(c);
+    auto rk = tx.exec("SELECT id, n, extract(epoch FROM ksuid_time(id))::bigint FROM k ORDER BY id");
+    ASSERT_EQ(rk.size(), static_cast<std::size_t>(kIds));
+    for (int i = 0; i < kIds; ++i) {
+        EXPECT_EQ(rk[i][0].as<id_gen::Ksuid>(), ks[i]);  // generator order = server order
+        EXPECT_EQ(rk[i][1].as<int>(), i);
+        EXPECT_EQ(rk[i][2].as<std::int64_t>(), ks[i].unix_seconds());
+    }
+    auto rx = tx.exec("SELECT id, n, xid_machine(id), xid_pid(id), xid_counter(id), extract(epoch FROM xid_time(id))::bigint FROM x ORDER BY id");
+    ASSERT_EQ(rx.size(), static_cast<std::size_t>(kIds));
+    for (int i = 0; i < kIds; ++i) {
+        EXPECT_EQ(rx[i][0].as<id_gen::Xid>(), xs[i]);
+        EXPECT_EQ(rx[i][2].as<std::uint32_t>(), xs[i].machine());
+        EXPECT_EQ(rx[i][3].as<unsigned>(), xs[i].pid());
+        EXPECT_EQ(rx[i][4].as<std::uint32_t>(), xs[i].counter());
+        EXPECT_EQ(rx[i][5].as<std::int64_t>(), xs[i].unix_seconds());
+    }
+    // The server's machine ID is what the library derives from its system identifier.
+    auto m = tx.exec1("SELECT system_identifier::text, xid_server_machine() FROM pg_control_system()");
+    EXPECT_EQ(id_gen::XidGenerator::machine_from_system_identifier(std::stoull(m[0].as<std::string>())), m[1].as<std::uint32_t>());
+    // Text each side refuses, with the same SQLSTATE and message.
+    for (const std::string bad : {"0ujtsYcgvSTl8PAuAdqWYSMnLO", "aWgEPTl1tmebfsQzFP4bxwgy80W"}) {
+        tx.abort();
+        const auto srv = server_error(c, "SELECT $1::ksuid", bad);
+        const auto lib = library_error([&] { (void)id_gen::Ksuid::parse(bad); });
+        EXPECT_EQ(srv, lib) << bad;
+    }
+    for (const std::string bad : {"9M4E2MR0UI3E8A215N4G", "9m4e2mr0ui3e8a215n4h"}) {
+        const auto srv = server_error(c, "SELECT $1::rsxid", bad);
+        const auto lib = library_error([&] { (void)id_gen::Xid::parse(bad); });
+        EXPECT_EQ(srv, lib) << bad;
+    }
+}

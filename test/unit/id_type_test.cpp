@@ -103,7 +103,7 @@ TEST(IdType, SpecStrings) {
     EXPECT_EQ(s.format, IdTextFormat::kPrefixed);
     EXPECT_EQ(std::string(s.prefix, s.prefix_len), "evt");
     for (const char* bad : {"", "kind=ulid", "kind=ulid format=prefixed", "kind=ulid format=prefixed prefix=",
-                            "kind=ksuid format=prefixed prefix=a", "kind=ulid format=json prefix=a",
+                            "kind=uuidv4 format=prefixed prefix=a", "kind=ulid format=json prefix=a",
                             "kind=ulid format=prefixed prefix=a ", "kind=ulid format=prefixed prefix=A",
                             "kind=snowflake format=typeid prefix=a", "kind=ulid format=typeid prefix=a1",
                             "format=prefixed kind=ulid prefix=a", "kind=ulid  format=prefixed prefix=a"})

@@ -1,0 +1,211 @@
+// id_gen: SQL entry points of the rsxid type (the rs/xid format; PostgreSQL's own `xid` is the
+// transaction ID type, so the SQL type has another name; its functions keep the xid_ prefix).
+#include <cstring>
+
+#include "boundary.h"
+#include "bytea_hex.h"
+#include "core/bytes.h"
+#include "core/clock.h"
+#include "core/objectid.h"
+#include "core/xid.h"
+#include "pg_time.h"
+
+extern "C" {
+#include "access/xlog.h"
+#include "common/hashfn.h"
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+#include "utils/sortsupport.h"
+#include "utils/timestamp.h"
+}
+
+using idgen::Xid;
+
+namespace {
+
+constexpr const char* kType = "rsxid";
+constexpr std::size_t kLen = sizeof(Xid);
+
+const Xid* arg_xid(FunctionCallInfo fcinfo, int n) { return reinterpret_cast<const Xid*>(PG_GETARG_POINTER(n)); }
+
+Datum return_xid(const Xid& id) {
+    auto* out = static_cast<Xid*>(palloc(kLen));
+    *out = id;
+    return PointerGetDatum(out);
+}
+
+int cmp(const Xid* a, const Xid* b) { return std::memcmp(a->bytes, b->bytes, kLen); }
+
+// Per backend. Trivially destructible; the counter's start is drawn on first use in this process
+// and again after a fork (XidGenerator keys it by the process id, as gen_objectid does).
+idgen::XidGenerator g_generator;
+
+// The counter's start comes straight from the kernel, not from the backend's buffered pool (keyed
+// by MyProcPid, which a bare fork() of a backend would not change): the same reason as gen_objectid.
+class KernelBytes final : public idgen::ByteSource {
+public:
+    bool fill(std::uint8_t* out, std::size_t n) noexcept override { return idgen::os_random(out, n); }
+};
+KernelBytes g_kernel_bytes;
+
+// The server's machine ID: from pg_control's system identifier, which every server made by
+// initdb draws afresh and which a restart keeps (a copied data directory, a base backup, a
+// standby and pg_upgrade's new cluster... see the README for which share it). Read once.
+bool g_machine_known = false;
+std::uint32_t g_machine = 0;
+
+std::uint32_t machine_id() {
+    if (!g_machine_known) {
+        g_machine = idgen::xid_machine_from_system_id(GetSystemIdentifier());
+        g_machine_known = true;
+    }
+    return g_machine;
+}
+
+std::int64_t timestamptz_seconds(TimestampTz ts) {
+    return idgen::objectid_floor_seconds(idgen::pg::timestamptz_to_unix_ms(ts));
+}
+
+int fastcmp(Datum x, Datum y, SortSupport) {
+    return cmp(reinterpret_cast<const Xid*>(DatumGetPointer(x)), reinterpret_cast<const Xid*>(DatumGetPointer(y)));
+}
+// Abbreviated keys: the first 8 bytes (seconds, machine, the pid's high byte) as an unsigned number.
+Datum abbrev_convert(Datum original, SortSupport) {
+    return static_cast<Datum>(idgen::load_be64(reinterpret_cast<const Xid*>(DatumGetPointer(original))->bytes));
+}
+bool abbrev_abort(int, SortSupport) { return false; }
+
+}  // namespace
+
+IDGEN_FUNCTION(rsxid_in) {
+    const char* text = PG_GETARG_CSTRING(0);
+    auto parsed = idgen::xid_parse(text, std::strlen(text));
+    if (!parsed) return failure.fail(parsed.error(), kType, text);
+    return return_xid(*parsed);
+}
+
+IDGEN_FUNCTION(rsxid_out) {
+    const Xid* id = arg_xid(fcinfo, 0);
+    char* out = static_cast<char*>(palloc(idgen::kXidTextLen + 1));
+    idgen::xid_format(*id, out);
+    out[idgen::kXidTextLen] = '\0';
+    PG_RETURN_CSTRING(out);
+}
+
+IDGEN_FUNCTION(rsxid_recv) {
+    StringInfo buf = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
+    auto* out = static_cast<Xid*>(palloc(kLen));
+    std::memcpy(out->bytes, pq_getmsgbytes(buf, kLen), kLen);  // fewer than 12 bytes left: 08P01
+    PG_RETURN_POINTER(out);
+}
+
+IDGEN_FUNCTION(rsxid_send) {
+    const Xid* id = arg_xid(fcinfo, 0);
+    StringInfoData buf;
+    pq_begintypsend(&buf);
+    pq_sendbytes(&buf, reinterpret_cast<const char*>(id->bytes), kLen);
+    PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+// ---- comparison, hashing, sorting ---------------------------------------------------------------
+
+IDGEN_FUNCTION(rsxid_eq) { PG_RETURN_BOOL(cmp(arg_xid(fcinfo, 0), arg_xid(fcinfo, 1)) == 0); }
+IDGEN_FUNCTION(rsxid_ne) { PG_RETURN_BOOL(cmp(arg_xid(fcinfo, 0), arg_xid(fcinfo, 1)) != 0); }
+IDGEN_FUNCTION(rsxid_lt) { PG_RETURN_BOOL(cmp(arg_xid(fcinfo, 0), arg_xid(fcinfo, 1)) < 0); }
+IDGEN_FUNCTION(rsxid_le) { PG_RETURN_BOOL(cmp(arg_xid(fcinfo, 0), arg_xid(fcinfo, 1)) <= 0); }
+IDGEN_FUNCTION(rsxid_gt) { PG_RETURN_BOOL(cmp(arg_xid(fcinfo, 0), arg_xid(fcinfo, 1)) > 0); }
+IDGEN_FUNCTION(rsxid_ge) { PG_RETURN_BOOL(cmp(arg_xid(fcinfo, 0), arg_xid(fcinfo, 1)) >= 0); }
+
+IDGEN_FUNCTION(rsxid_cmp) {
+    const int c = cmp(arg_xid(fcinfo, 0), arg_xid(fcinfo, 1));
+    PG_RETURN_INT32(c < 0 ? -1 : (c > 0 ? 1 : 0));
+}
+
+IDGEN_FUNCTION(rsxid_sortsupport) {
+    SortSupport ssup = reinterpret_cast<SortSupport>(PG_GETARG_POINTER(0));
+    ssup->comparator = fastcmp;
+    if (ssup->abbreviate && sizeof(Datum) >= 8) {
+        ssup->abbrev_converter = abbrev_convert;
+        ssup->abbrev_abort = abbrev_abort;
+        ssup->abbrev_full_comparator = fastcmp;
+        ssup->comparator = ssup_datum_unsigned_cmp;
+    }
+    PG_RETURN_VOID();
+}
+
+// The same hash as objectid's on the same 12 bytes (hash_any), so a rsxid::objectid cast keeps
+// hash partitioning stable.
+IDGEN_FUNCTION(rsxid_hash) { return hash_any(arg_xid(fcinfo, 0)->bytes, static_cast<int>(kLen)); }
+
+IDGEN_FUNCTION(rsxid_hash_extended) {
+    return hash_any_extended(arg_xid(fcinfo, 0)->bytes, static_cast<int>(kLen), PG_GETARG_INT64(1));
+}
+
+IDGEN_FUNCTION(rsxid_smaller) {
+    const Xid* a = arg_xid(fcinfo, 0);
+    const Xid* b = arg_xid(fcinfo, 1);
+    PG_RETURN_POINTER(cmp(a, b) <= 0 ? a : b);
+}
+
+IDGEN_FUNCTION(rsxid_larger) {
+    const Xid* a = arg_xid(fcinfo, 0);
+    const Xid* b = arg_xid(fcinfo, 1);
+    PG_RETURN_POINTER(cmp(a, b) >= 0 ? a : b);
+}
+
+// ---- generation, decoding, time -----------------------------------------------------------------
+
+IDGEN_FUNCTION(gen_xid) {
+    const std::uint32_t machine = machine_id();
+    auto id = g_generator.next(idgen::unix_time_ns() / 1000000000, machine, idgen::objectid_process_id(), g_kernel_bytes);
+    if (!id) return failure.fail(id.error(), kType, "the clock is past 2106-02-07 06:28:15+00");
+    return return_xid(*id);
+}
+
+IDGEN_FUNCTION(xid_time) {
+    const Xid* id = arg_xid(fcinfo, 0);
+    PG_RETURN_TIMESTAMPTZ(idgen::pg::unix_ms_to_timestamptz(static_cast<std::int64_t>(idgen::xid_seconds(*id)) * 1000));
+}
+
+IDGEN_FUNCTION(xid_machine) { PG_RETURN_INT32(static_cast<int32>(idgen::xid_machine(*arg_xid(fcinfo, 0)))); }
+IDGEN_FUNCTION(xid_pid) { PG_RETURN_INT32(static_cast<int32>(idgen::xid_pid(*arg_xid(fcinfo, 0)))); }
+IDGEN_FUNCTION(xid_counter) { PG_RETURN_INT32(static_cast<int32>(idgen::xid_counter(*arg_xid(fcinfo, 0)))); }
+
+// This server's machine ID, as gen_xid() writes it.
+IDGEN_FUNCTION(xid_server_machine) { PG_RETURN_INT32(static_cast<int32>(machine_id())); }
+
+IDGEN_FUNCTION(xid_lower) {
+    TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
+    auto id = idgen::xid_lower(timestamptz_seconds(ts));
+    if (!id) return failure.fail(id.error(), kType, timestamptz_to_str(ts));
+    return return_xid(*id);
+}
+
+IDGEN_FUNCTION(xid_upper) {
+    TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
+    auto id = idgen::xid_upper(timestamptz_seconds(ts));
+    if (!id) return failure.fail(id.error(), kType, timestamptz_to_str(ts));
+    return return_xid(*id);
+}
+
+// ---- bytea ------------------------------------------------------------------------------------
+
+IDGEN_FUNCTION(rsxid_to_bytea) {
+    const Xid* id = arg_xid(fcinfo, 0);
+    bytea* out = static_cast<bytea*>(palloc(VARHDRSZ + kLen));
+    SET_VARSIZE(out, VARHDRSZ + kLen);
+    std::memcpy(VARDATA(out), id->bytes, kLen);
+    PG_RETURN_BYTEA_P(out);
+}
+
+IDGEN_FUNCTION(rsxid_from_bytea) {
+    const bytea* in = PG_GETARG_BYTEA_PP(0);
+    const std::size_t n = VARSIZE_ANY_EXHDR(in);
+    const auto* b = reinterpret_cast<const unsigned char*>(VARDATA_ANY(in));
+    if (n == kLen) {
+        auto* out = static_cast<Xid*>(palloc(kLen));
+        std::memcpy(out->bytes, b, kLen);
+        PG_RETURN_POINTER(out);
+    }
+    return failure.fail(idgen::Error::kInvalidSyntax, kType, idgen::pg::bytea_hex_for_message(b, n));
+}
