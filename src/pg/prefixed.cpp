@@ -17,7 +17,9 @@ extern "C" {
 #include "access/skey.h"
 #include "access/stratnum.h"
 #include "access/table.h"
+#include "access/xact.h"
 #include "catalog/pg_collation.h"
+#include "catalog/pg_trigger.h"
 #include "commands/trigger.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
@@ -61,18 +63,38 @@ idgen::PrefixedBody body_arg(FunctionCallInfo fcinfo, int n) {
 }
 
 // The prefix registry: its table, the attribute numbers of its columns and the collation of its
-// primary key, found once per call site (fn_extra). The registry stays locked (AccessShareLock)
-// to the end of the transaction, as a query naming it would keep it, so it cannot be dropped
-// while the call site caches its OID.
+// primary key, found per call site (fn_extra) and again in every transaction (and after a
+// subtransaction that may have released the lock aborts): a call site can outlive a transaction
+// or a subtransaction (a PL/pgSQL expression is kept to the end of its transaction, across
+// exception blocks). The registry is locked (AccessShareLock) before it is read, and kept locked
+// to the end of the transaction, as a query naming it would keep it: it cannot be dropped or
+// altered while the call site caches its OID and columns, and every transaction that uses them
+// (or gen_prefixed()'s cache below) holds that lock.
 struct Registry {
     Oid relid;
     AttrNumber prefix, owner;
     Oid collation;
     Oid insert_fn;  // prefix_registry_insert(text, text), found on first use by prefix_register()
+    std::uint64_t locked_epoch;  // g_lock_epoch when this call site last locked the registry
 };
 
+// Bumped at the end of every transaction and at every subtransaction abort: a call site whose
+// locked_epoch differs may no longer hold its lock.
+std::uint64_t g_lock_epoch = 1;
+bool g_lock_callbacks = false;
+void lock_on_xact(XactEvent, void*) { ++g_lock_epoch; }
+void lock_on_subxact(SubXactEvent event, SubTransactionId, SubTransactionId, void*) {
+    if (event == SUBXACT_EVENT_ABORT_SUB) ++g_lock_epoch;
+}
+
 Registry& registry(FunctionCallInfo fcinfo, const char* user) {
-    if (fcinfo->flinfo->fn_extra != nullptr) return *static_cast<Registry*>(fcinfo->flinfo->fn_extra);
+    auto* r = static_cast<Registry*>(fcinfo->flinfo->fn_extra);
+    if (r != nullptr && r->locked_epoch == g_lock_epoch) return *r;
+    if (!g_lock_callbacks) {
+        RegisterXactCallback(lock_on_xact, nullptr);
+        RegisterSubXactCallback(lock_on_subxact, nullptr);
+        g_lock_callbacks = true;
+    }
     const Oid extnsp = idgen::pg::extension_schema();
     if (!OidIsValid(extnsp))
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -88,8 +110,13 @@ Registry& registry(FunctionCallInfo fcinfo, const char* user) {
     // end of the transaction: no ALTER TABLE can change the columns read below while this call
     // site caches their numbers.
     LockRelationOid(relid, AccessShareLock);
-    auto* r = static_cast<Registry*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(Registry)));
+    if (r == nullptr)
+        r = static_cast<Registry*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(Registry)));
+    const Oid insert_fn = r->relid == relid ? r->insert_fn : InvalidOid;
+    *r = Registry{};
+    fcinfo->flinfo->fn_extra = r;  // locked_epoch 0 until filled: an error below leaves it to refill
     r->relid = relid;
+    r->insert_fn = insert_fn;
     r->prefix = get_attnum(relid, "prefix");
     r->owner = get_attnum(relid, "owner");
     if (r->prefix == InvalidAttrNumber || r->owner == InvalidAttrNumber || get_atttype(relid, r->owner) != TEXTOID)
@@ -98,7 +125,7 @@ Registry& registry(FunctionCallInfo fcinfo, const char* user) {
     int32 typmod = -1;
     get_atttypetypmodcoll(relid, r->prefix, &type, &typmod, &r->collation);
     if (type != TEXTOID) elog(ERROR, "id_gen prefix registry has an unexpected shape");
-    fcinfo->flinfo->fn_extra = r;
+    r->locked_epoch = g_lock_epoch;
     return *r;
 }
 
@@ -133,29 +160,39 @@ text* registered_owner(const Registry& reg, text* prefix, Snapshot snapshot) {
 //    invalidation for the registry: ENABLE ALWAYS triggers (93_prefix_registry_0_3.sql), a row one
 //    and a statement one, so they fire in replica mode too, which is how logical replication
 //    applies rows (its apply worker fires row triggers only).
-//  * Every call processes the queued invalidations first (AcceptInvalidationMessages(): a read of
-//    one shared flag when nothing is queued), before looking at the cache: a prefix unregistered
-//    and committed by another session is refused from this session's next call on, even inside an
-//    open transaction. This session's own changes are seen from its next command, and forgotten
-//    on rollback (the aborted (sub)transaction's invalidations are processed locally).
-//  * The relcache callback forgets every entry at once. Nothing holds an entry across a point
-//    where invalidations can be processed: a hit is a comparison, and an entry is added only
-//    after the read that found the row.
+//  * The cache is used only while both triggers are there as that file creates them: at 0.2.0
+//    (the library is upgraded before the extension) there are none, and ALTER TABLE can disable
+//    them or make them ENABLE ORIGIN / REPLICA, which some sessions do not fire. Otherwise every
+//    call reads the registry. Whether they are is read from the registry's relcache entry (its
+//    triggers) and kept until the registry's next relcache invalidation: CREATE, DROP, ALTER,
+//    ENABLE and DISABLE TRIGGER all send one.
+//  * Every call holds AccessShareLock on the registry (registry() takes it once per transaction
+//    and call site) and then processes the queued invalidations (AcceptInvalidationMessages(): a
+//    read of one shared flag when nothing is queued), before looking at the cache: a prefix
+//    unregistered and committed by another session is refused from this session's next call on,
+//    even inside an open transaction. This session's own changes are seen from its next command,
+//    and forgotten on rollback (the aborted (sub)transaction's invalidations are processed
+//    locally).
+//  * The relcache callback forgets every entry, and the answer about the triggers, at once.
+//    Nothing holds an entry across a point where invalidations can be processed: a hit is a
+//    comparison, and an entry is added only after the reads that found the row and the triggers,
+//    repeated if an invalidation arrived during them.
 //  * A miss reads the row with a fresh catalog snapshot, not the statement's or the transaction's:
 //    the cache holds the latest committed state (and this transaction's earlier commands), the
 //    state every invalidation refers to (an entry read with an older snapshot could outlive the
-//    invalidation of a change it does not see), and the read is repeated if an invalidation
-//    arrived during it. So, as for a permutation key, a prefix unregistered by another session is
-//    refused at every isolation level, like a dropped object, although a REPEATABLE READ
-//    snapshot still sees its row.
+//    invalidation of a change it does not see). So, as for a permutation key, a prefix
+//    unregistered by another session is refused at every isolation level, like a dropped object,
+//    although a REPEATABLE READ snapshot still sees its row.
 // The caller's SELECT privilege on the registry is checked on every call, hit or miss.
 constexpr int kKnownMax = 32;
 struct KnownPrefix {
     std::uint8_t len;  // 0: free
     char prefix[idgen::kPrefixMaxLen];
 };
+enum class Trust : std::uint8_t { kUnknown, kYes, kNo };
 struct Known {
     Oid relid;  // the registry the entries were read from
+    Trust trust;  // whether the registry's triggers keep the entries current (kUnknown: not read yet)
     KnownPrefix entries[kKnownMax];
     int next;  // the entry replaced when all are taken (round robin)
 };
@@ -178,7 +215,42 @@ bool known_has(const char* data, std::size_t len) {
     return false;
 }
 
-// Whether `prefix` is registered, for gen_prefixed(): from the cache, or read and then cached.
+// Whether `t` calls the extension's prefix_registry_changed() (a C function in schema `extnsp`)
+// AFTER `events` (TRIGGER_TYPE_* bits) for each row or statement, on every such change (no WHEN,
+// no column list), and fires in every session (ENABLE ALWAYS).
+bool sends_invalidation(const Trigger& t, Oid extnsp, bool row, int events) {
+    if (t.tgenabled != TRIGGER_FIRES_ALWAYS || t.tgqual != nullptr || t.tgnattr != 0) return false;
+    if (TRIGGER_FOR_ROW(t.tgtype) != row || !TRIGGER_FOR_AFTER(t.tgtype) || (t.tgtype & events) != events)
+        return false;
+    if (get_func_namespace(t.tgfoid) != extnsp || get_func_rettype(t.tgfoid) != TRIGGEROID) return false;
+    char* name = get_func_name(t.tgfoid);
+    const bool ours = name != nullptr && std::strcmp(name, "prefix_registry_changed") == 0;
+    if (name != nullptr) pfree(name);
+    return ours;
+}
+
+// Whether every change to the registry sends its relcache invalidation from every session: both
+// triggers of 93_prefix_registry_0_3.sql are there, ENABLE ALWAYS. Read from the relcache entry of
+// the registry, which the caller holds locked.
+bool registry_triggers_always(const Registry& reg) {
+    const Oid extnsp = idgen::pg::extension_schema();
+    Relation rel = table_open(reg.relid, AccessShareLock);
+    bool row = false, truncate = false;
+    if (rel->trigdesc != nullptr)
+        for (int i = 0; i < rel->trigdesc->numtriggers; ++i) {
+            const Trigger& t = rel->trigdesc->triggers[i];
+            if (std::strcmp(t.tgname, "prefix_registry_row_changed") == 0)
+                row = sends_invalidation(t, extnsp, true,
+                                         TRIGGER_TYPE_INSERT | TRIGGER_TYPE_UPDATE | TRIGGER_TYPE_DELETE);
+            else if (std::strcmp(t.tgname, "prefix_registry_changed") == 0)
+                truncate = sends_invalidation(t, extnsp, false, TRIGGER_TYPE_TRUNCATE);
+        }
+    table_close(rel, NoLock);
+    return row && truncate;
+}
+
+// Whether `prefix` is registered, for gen_prefixed(): from the cache, or read and then cached
+// (when the triggers keep the cache current; otherwise read on every call).
 bool prefix_registered(const Registry& reg, text* prefix) {
     if (!g_known_callback) {
         CacheRegisterRelcacheCallback(known_on_relcache, (Datum)0);
@@ -193,19 +265,24 @@ bool prefix_registered(const Registry& reg, text* prefix) {
     const char* data = VARDATA_ANY(prefix);
     // No longer prefix can be registered (the registry's CHECK): refused as unregistered.
     if (len < 1 || len > idgen::kPrefixMaxLen) return false;
-    if (known_has(data, len)) {
+    if (g_known.trust == Trust::kYes && known_has(data, len)) {
         const AclResult acl = pg_class_aclcheck(reg.relid, GetUserId(), ACL_SELECT);
         if (acl != ACLCHECK_OK) aclcheck_error(acl, OBJECT_TABLE, get_rel_name(reg.relid));
         return true;
     }
-    bool found;
+    bool found, trusted;
     std::uint64_t generation;
     do {
         CHECK_FOR_INTERRUPTS();
         generation = g_known_generation;
+        trusted = g_known.trust == Trust::kYes;
+        if (g_known.trust == Trust::kUnknown) {
+            trusted = registry_triggers_always(reg);
+            if (generation == g_known_generation) g_known.trust = trusted ? Trust::kYes : Trust::kNo;
+        }
         found = registered_owner(reg, prefix, nullptr) != nullptr;  // the catalog snapshot: see above
     } while (generation != g_known_generation);
-    if (found && g_known.relid == reg.relid && !known_has(data, len)) {
+    if (found && trusted && g_known.relid == reg.relid && !known_has(data, len)) {
         KnownPrefix* slot = nullptr;
         for (auto& e : g_known.entries)
             if (e.len == 0) {

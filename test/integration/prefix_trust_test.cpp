@@ -237,4 +237,129 @@ TEST(PrefixTrust, CachedPrefixesFollowOtherSessions) {
     other("DROP ROLE it_ptrust_cache_app");
 }
 
+// Index scans of the registry's primary key by `n` calls of gen_prefixed(`prefix`) in one
+// transaction on `c`: 0 or 1 when the session's cache answers, n when every call reads the registry.
+int registry_reads(pqxx::connection& c, const std::string& prefix, int n) {
+    pqxx::work tx(c);
+    const std::string scans = "SELECT pg_stat_get_xact_numscans('prefix_registry_pkey'::regclass)";
+    const int before = tx.exec1(scans)[0].as<int>();
+    EXPECT_EQ(tx.exec1("SELECT count(DISTINCT gen_prefixed('" + prefix + "')) FROM generate_series(1, " +
+                       std::to_string(n) + ")")[0].as<int>(), n);
+    const int after = tx.exec1(scans)[0].as<int>();
+    tx.commit();
+    return after - before;
+}
+
+// A warm session (a) and a writer (b) on `dsn`, for the cases below: `b` registers 'cachep', `a`
+// uses it, `b` makes `change`, and `a` must refuse the prefix on its next call.
+struct CacheSessions {
+    explicit CacheSessions(const std::string& dsn) : a(dsn), b(dsn) {}
+    void other(const std::string& sql) {
+        pqxx::nontransaction tx(b);
+        tx.exec(sql);
+    }
+    std::string gen() {
+        pqxx::nontransaction tx(a);
+        return state_on(tx, "SELECT gen_prefixed('cachep')");
+    }
+    // Registers and uses the prefix; returns how many of 10 further calls read the registry.
+    int warm() {
+        other("SELECT prefix_register('cachep', 'cache_test')");
+        EXPECT_EQ(gen(), "");
+        EXPECT_EQ(gen(), "");
+        return registry_reads(a, "cachep", 10);
+    }
+    pqxx::connection a, b;
+};
+
+// A database still at 0.2.0 under the 0.3.0 library has no invalidation triggers on the registry:
+// gen_prefixed() reads it on every call (a prefix unregistered by another session is refused at
+// once); after ALTER EXTENSION ... UPDATE the cache is used again, and still follows changes.
+TEST(PrefixTrust, CacheUnusedWithoutTriggersAt020) {
+    idgen::it::ScratchDb db("it_ptrust_020", "0.2.0");
+    CacheSessions s(db.dsn());
+    EXPECT_EQ(s.warm(), 10) << "the cache was used without invalidation triggers";
+    s.other("SELECT prefix_unregister('cachep')");
+    EXPECT_EQ(one_text(db.dsn(), "SELECT count(*)::text FROM prefix_registry"), "0");
+    EXPECT_EQ(s.gen(), "42704") << "an unregistered prefix was served from the cache";
+
+    s.other("ALTER EXTENSION id_gen UPDATE TO '0.3.0'");
+    EXPECT_LE(s.warm(), 1) << "the cache is not used after the update";
+    s.other("SELECT prefix_unregister('cachep')");
+    EXPECT_EQ(s.gen(), "42704");
+}
+
+// The triggers disabled (all user triggers, or either one by name), or enabled only ORIGIN or
+// REPLICA: the cache is not used, and a change the triggers would have announced (a DELETE in a
+// session whose mode skips them, a TRUNCATE) is seen by the warm session's next call. Enabling
+// them ALWAYS again brings the cache back, and it follows changes again.
+TEST(PrefixTrust, CacheUnusedUnlessTriggersFireAlways) {
+    idgen::it::ScratchDb db("it_ptrust_trig");
+    CacheSessions s(db.dsn());
+    const std::string del = "DELETE FROM prefix_registry WHERE prefix = 'cachep'";
+    const std::string as_replica = "SET session_replication_role = replica; " + del + "; RESET session_replication_role";
+    const struct {
+        const char* alter;
+        std::string change;
+    } cases[] = {
+        {"DISABLE TRIGGER USER", del},
+        {"DISABLE TRIGGER prefix_registry_row_changed", del},
+        {"DISABLE TRIGGER prefix_registry_changed", "TRUNCATE prefix_registry"},
+        {"ENABLE TRIGGER prefix_registry_row_changed", as_replica},
+        {"ENABLE TRIGGER prefix_registry_changed", "TRUNCATE prefix_registry"},
+        {"ENABLE REPLICA TRIGGER prefix_registry_row_changed", del},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.alter);
+        s.other(std::string("ALTER TABLE prefix_registry ") + c.alter);
+        EXPECT_EQ(s.warm(), 10) << "the cache was used";
+        s.other(c.change);
+        EXPECT_EQ(s.gen(), "42704") << "an unregistered prefix was served from the cache";
+
+        s.other("ALTER TABLE prefix_registry ENABLE ALWAYS TRIGGER prefix_registry_changed, "
+                "ENABLE ALWAYS TRIGGER prefix_registry_row_changed");
+        EXPECT_LE(s.warm(), 1) << "the cache is not used with both triggers ALWAYS";
+        s.other(c.change);
+        EXPECT_EQ(s.gen(), "42704");
+        s.other("SET session_replication_role = replica; SELECT prefix_register('cachep', 'x'); " + del +
+                "; RESET session_replication_role");
+        EXPECT_EQ(s.gen(), "42704");
+    }
+    // Dropped and created again as the extension creates it: used again.
+    s.other("DROP TRIGGER prefix_registry_row_changed ON prefix_registry");
+    EXPECT_EQ(s.warm(), 10);
+    s.other(del);
+    EXPECT_EQ(s.gen(), "42704");
+    s.other("CREATE TRIGGER prefix_registry_row_changed AFTER INSERT OR UPDATE OR DELETE ON prefix_registry "
+            "FOR EACH ROW EXECUTE FUNCTION prefix_registry_changed();"
+            "ALTER TABLE prefix_registry ENABLE ALWAYS TRIGGER prefix_registry_row_changed");
+    EXPECT_LE(s.warm(), 1);
+    s.other(del);
+    EXPECT_EQ(s.gen(), "42704");
+}
+
+// A call site kept across subtransactions (a PL/pgSQL expression in a loop with an exception
+// block): the lock its first call took is released when that subtransaction aborts; the next
+// call, which trusts the cache, takes it again and holds it to the end of the transaction.
+TEST(PrefixTrust, EveryTransactionUsingTheCacheHoldsTheLock) {
+    idgen::it::ScratchDb db("it_ptrust_lock");
+    exec(db.dsn(), "SELECT prefix_register('acct', 'accounts');"
+                   "CREATE FUNCTION lock_probe() RETURNS int LANGUAGE plpgsql AS $$ "
+                   "DECLARE v text; n int; BEGIN "
+                   "  FOR i IN 1..3 LOOP "
+                   "    BEGIN v := gen_prefixed('acct'); "
+                   "      IF i < 3 THEN RAISE EXCEPTION 'undo'; END IF; "
+                   "    EXCEPTION WHEN raise_exception THEN NULL; END; "
+                   "  END LOOP; "
+                   "  SELECT count(*) INTO n FROM pg_locks WHERE locktype = 'relation' AND granted "
+                   "    AND relation = 'prefix_registry'::regclass AND pid = pg_backend_pid(); "
+                   "  RETURN n; END $$");
+    pqxx::connection a(db.dsn()), b(db.dsn());
+    pqxx::work tx(a);
+    EXPECT_EQ(tx.exec1("SELECT lock_probe()")[0].as<int>(), 1) << "the registry is not locked";
+    pqxx::nontransaction other(b);
+    EXPECT_EQ(state_on(other, "SET lock_timeout = '200ms'; LOCK TABLE prefix_registry IN ACCESS EXCLUSIVE MODE"),
+              "55P03");
+}
+
 }  // namespace
