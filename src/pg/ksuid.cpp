@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "boundary.h"
+#include "byte_type.h"
 #include "bytea_hex.h"
 #include "core/bytes.h"
 #include "core/clock.h"
@@ -32,23 +33,12 @@ Datum return_ksuid(const Ksuid& id) {
     return PointerGetDatum(out);
 }
 
-int cmp(const Ksuid* a, const Ksuid* b) { return std::memcmp(a->bytes, b->bytes, kLen); }
 
 idgen::KsuidGenerator g_generator;  // per backend; trivially destructible
 
 std::int64_t timestamptz_seconds(TimestampTz ts) {
     return idgen::ksuid_floor_seconds(idgen::pg::timestamptz_to_unix_ms(ts));
 }
-
-// Sort support: memcmp, and abbreviated keys holding the first 8 bytes (the seconds and the top
-// 32 payload bits) as an unsigned number.
-int fastcmp(Datum x, Datum y, SortSupport) {
-    return cmp(reinterpret_cast<const Ksuid*>(DatumGetPointer(x)), reinterpret_cast<const Ksuid*>(DatumGetPointer(y)));
-}
-Datum abbrev_convert(Datum original, SortSupport) {
-    return static_cast<Datum>(idgen::load_be64(reinterpret_cast<const Ksuid*>(DatumGetPointer(original))->bytes));
-}
-bool abbrev_abort(int, SortSupport) { return false; }
 
 }  // namespace
 
@@ -67,65 +57,9 @@ IDGEN_FUNCTION(ksuid_out) {
     PG_RETURN_CSTRING(out);
 }
 
-IDGEN_FUNCTION(ksuid_recv) {
-    StringInfo buf = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
-    auto* out = static_cast<Ksuid*>(palloc(kLen));
-    std::memcpy(out->bytes, pq_getmsgbytes(buf, kLen), kLen);  // fewer than 20 bytes left: 08P01
-    PG_RETURN_POINTER(out);
-}
+// ---- binary I/O, comparison, hashing, sorting, min/max (byte_type.h) -----------------------------
 
-IDGEN_FUNCTION(ksuid_send) {
-    const Ksuid* id = arg_ksuid(fcinfo, 0);
-    StringInfoData buf;
-    pq_begintypsend(&buf);
-    pq_sendbytes(&buf, reinterpret_cast<const char*>(id->bytes), kLen);
-    PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
-}
-
-// ---- comparison, hashing, sorting ---------------------------------------------------------------
-
-IDGEN_FUNCTION(ksuid_eq) { PG_RETURN_BOOL(cmp(arg_ksuid(fcinfo, 0), arg_ksuid(fcinfo, 1)) == 0); }
-IDGEN_FUNCTION(ksuid_ne) { PG_RETURN_BOOL(cmp(arg_ksuid(fcinfo, 0), arg_ksuid(fcinfo, 1)) != 0); }
-IDGEN_FUNCTION(ksuid_lt) { PG_RETURN_BOOL(cmp(arg_ksuid(fcinfo, 0), arg_ksuid(fcinfo, 1)) < 0); }
-IDGEN_FUNCTION(ksuid_le) { PG_RETURN_BOOL(cmp(arg_ksuid(fcinfo, 0), arg_ksuid(fcinfo, 1)) <= 0); }
-IDGEN_FUNCTION(ksuid_gt) { PG_RETURN_BOOL(cmp(arg_ksuid(fcinfo, 0), arg_ksuid(fcinfo, 1)) > 0); }
-IDGEN_FUNCTION(ksuid_ge) { PG_RETURN_BOOL(cmp(arg_ksuid(fcinfo, 0), arg_ksuid(fcinfo, 1)) >= 0); }
-
-IDGEN_FUNCTION(ksuid_cmp) {
-    const int c = cmp(arg_ksuid(fcinfo, 0), arg_ksuid(fcinfo, 1));
-    PG_RETURN_INT32(c < 0 ? -1 : (c > 0 ? 1 : 0));
-}
-
-IDGEN_FUNCTION(ksuid_sortsupport) {
-    SortSupport ssup = reinterpret_cast<SortSupport>(PG_GETARG_POINTER(0));
-    ssup->comparator = fastcmp;
-    if (ssup->abbreviate && sizeof(Datum) >= 8) {
-        ssup->abbrev_converter = abbrev_convert;
-        ssup->abbrev_abort = abbrev_abort;
-        ssup->abbrev_full_comparator = fastcmp;
-        ssup->comparator = ssup_datum_unsigned_cmp;
-    }
-    PG_RETURN_VOID();
-}
-
-IDGEN_FUNCTION(ksuid_hash) { return hash_any(arg_ksuid(fcinfo, 0)->bytes, static_cast<int>(kLen)); }
-
-IDGEN_FUNCTION(ksuid_hash_extended) {
-    return hash_any_extended(arg_ksuid(fcinfo, 0)->bytes, static_cast<int>(kLen), PG_GETARG_INT64(1));
-}
-
-// min()/max() transition functions: return one of the inputs, so no copy is needed.
-IDGEN_FUNCTION(ksuid_smaller) {
-    const Ksuid* a = arg_ksuid(fcinfo, 0);
-    const Ksuid* b = arg_ksuid(fcinfo, 1);
-    PG_RETURN_POINTER(cmp(a, b) <= 0 ? a : b);
-}
-
-IDGEN_FUNCTION(ksuid_larger) {
-    const Ksuid* a = arg_ksuid(fcinfo, 0);
-    const Ksuid* b = arg_ksuid(fcinfo, 1);
-    PG_RETURN_POINTER(cmp(a, b) >= 0 ? a : b);
-}
+IDGEN_BYTE_TYPE_SUPPORT(ksuid, idgen::Ksuid)
 
 // ---- generation, time -------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "boundary.h"
+#include "byte_type.h"
 #include "core/bytes.h"
 #include "core/clock.h"
 #include "core/objectid.h"
@@ -35,7 +36,6 @@ Datum return_oid(const ObjectId& id) {
     return PointerGetDatum(out);
 }
 
-int cmp(const ObjectId* a, const ObjectId* b) { return std::memcmp(a->bytes, b->bytes, kLen); }
 
 // Per backend. Trivially destructible; seeded on first use in this process (see ObjectIdGenerator).
 idgen::ObjectIdGenerator g_generator;
@@ -53,18 +53,6 @@ KernelBytes g_kernel_bytes;
 std::int64_t timestamptz_seconds(TimestampTz ts) {
     return idgen::objectid_floor_seconds(idgen::pg::timestamptz_to_unix_ms(ts));
 }
-
-// Sort support: memcmp, and abbreviated keys holding the first 8 bytes (seconds and most of the
-// process value) as an unsigned number, compared without touching the tuples.
-int fastcmp(Datum x, Datum y, SortSupport) {
-    return cmp(reinterpret_cast<const ObjectId*>(DatumGetPointer(x)), reinterpret_cast<const ObjectId*>(DatumGetPointer(y)));
-}
-
-Datum abbrev_convert(Datum original, SortSupport) {
-    return static_cast<Datum>(idgen::load_be64(reinterpret_cast<const ObjectId*>(DatumGetPointer(original))->bytes));
-}
-
-bool abbrev_abort(int, SortSupport) { return false; }
 
 // The value of {"$oid": "<24 hex>"} with exactly that one key, or nullptr.
 const JsonbValue* oid_member(Jsonb* jb, JsonbValue* key) {
@@ -105,67 +93,9 @@ IDGEN_FUNCTION(objectid_out) {
     PG_RETURN_CSTRING(out);
 }
 
-IDGEN_FUNCTION(objectid_recv) {
-    StringInfo buf = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
-    auto* out = static_cast<ObjectId*>(palloc(kLen));
-    std::memcpy(out->bytes, pq_getmsgbytes(buf, kLen), kLen);  // fewer than 12 bytes left: 08P01
-    PG_RETURN_POINTER(out);
-}
+// ---- binary I/O, comparison, hashing, sorting, min/max (byte_type.h) -----------------------------
 
-IDGEN_FUNCTION(objectid_send) {
-    const ObjectId* id = arg_oid(fcinfo, 0);
-    StringInfoData buf;
-    pq_begintypsend(&buf);
-    pq_sendbytes(&buf, reinterpret_cast<const char*>(id->bytes), kLen);
-    PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
-}
-
-// ---- comparison, hashing, sorting ---------------------------------------------------------------
-
-IDGEN_FUNCTION(objectid_eq) { PG_RETURN_BOOL(cmp(arg_oid(fcinfo, 0), arg_oid(fcinfo, 1)) == 0); }
-IDGEN_FUNCTION(objectid_ne) { PG_RETURN_BOOL(cmp(arg_oid(fcinfo, 0), arg_oid(fcinfo, 1)) != 0); }
-IDGEN_FUNCTION(objectid_lt) { PG_RETURN_BOOL(cmp(arg_oid(fcinfo, 0), arg_oid(fcinfo, 1)) < 0); }
-IDGEN_FUNCTION(objectid_le) { PG_RETURN_BOOL(cmp(arg_oid(fcinfo, 0), arg_oid(fcinfo, 1)) <= 0); }
-IDGEN_FUNCTION(objectid_gt) { PG_RETURN_BOOL(cmp(arg_oid(fcinfo, 0), arg_oid(fcinfo, 1)) > 0); }
-IDGEN_FUNCTION(objectid_ge) { PG_RETURN_BOOL(cmp(arg_oid(fcinfo, 0), arg_oid(fcinfo, 1)) >= 0); }
-
-IDGEN_FUNCTION(objectid_cmp) {
-    const int c = cmp(arg_oid(fcinfo, 0), arg_oid(fcinfo, 1));
-    PG_RETURN_INT32(c < 0 ? -1 : (c > 0 ? 1 : 0));
-}
-
-IDGEN_FUNCTION(objectid_sortsupport) {
-    SortSupport ssup = reinterpret_cast<SortSupport>(PG_GETARG_POINTER(0));
-    ssup->comparator = fastcmp;
-    if (ssup->abbreviate && sizeof(Datum) >= 8) {
-        ssup->abbrev_converter = abbrev_convert;
-        ssup->abbrev_abort = abbrev_abort;
-        ssup->abbrev_full_comparator = fastcmp;
-        ssup->comparator = ssup_datum_unsigned_cmp;
-    }
-    PG_RETURN_VOID();
-}
-
-IDGEN_FUNCTION(objectid_hash) {
-    return hash_any(arg_oid(fcinfo, 0)->bytes, static_cast<int>(kLen));
-}
-
-IDGEN_FUNCTION(objectid_hash_extended) {
-    return hash_any_extended(arg_oid(fcinfo, 0)->bytes, static_cast<int>(kLen), PG_GETARG_INT64(1));
-}
-
-// min()/max() transition functions: return one of the inputs, so no copy is needed.
-IDGEN_FUNCTION(objectid_smaller) {
-    const ObjectId* a = arg_oid(fcinfo, 0);
-    const ObjectId* b = arg_oid(fcinfo, 1);
-    PG_RETURN_POINTER(cmp(a, b) <= 0 ? a : b);
-}
-
-IDGEN_FUNCTION(objectid_larger) {
-    const ObjectId* a = arg_oid(fcinfo, 0);
-    const ObjectId* b = arg_oid(fcinfo, 1);
-    PG_RETURN_POINTER(cmp(a, b) >= 0 ? a : b);
-}
+IDGEN_BYTE_TYPE_SUPPORT(objectid, idgen::ObjectId)
 
 // ---- generation, time -------------------------------------------------------------------------
 

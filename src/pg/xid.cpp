@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "boundary.h"
+#include "byte_type.h"
 #include "bytea_hex.h"
 #include "core/bytes.h"
 #include "core/clock.h"
@@ -34,7 +35,6 @@ Datum return_xid(const Xid& id) {
     return PointerGetDatum(out);
 }
 
-int cmp(const Xid* a, const Xid* b) { return std::memcmp(a->bytes, b->bytes, kLen); }
 
 // Per backend. Trivially destructible; the counter's start is drawn on first use in this process
 // and again after a fork (XidGenerator keys it by the process id, as gen_objectid does).
@@ -66,15 +66,6 @@ std::int64_t timestamptz_seconds(TimestampTz ts) {
     return idgen::objectid_floor_seconds(idgen::pg::timestamptz_to_unix_ms(ts));
 }
 
-int fastcmp(Datum x, Datum y, SortSupport) {
-    return cmp(reinterpret_cast<const Xid*>(DatumGetPointer(x)), reinterpret_cast<const Xid*>(DatumGetPointer(y)));
-}
-// Abbreviated keys: the first 8 bytes (seconds, machine, the pid's high byte) as an unsigned number.
-Datum abbrev_convert(Datum original, SortSupport) {
-    return static_cast<Datum>(idgen::load_be64(reinterpret_cast<const Xid*>(DatumGetPointer(original))->bytes));
-}
-bool abbrev_abort(int, SortSupport) { return false; }
-
 }  // namespace
 
 IDGEN_FUNCTION(rsxid_in) {
@@ -92,66 +83,11 @@ IDGEN_FUNCTION(rsxid_out) {
     PG_RETURN_CSTRING(out);
 }
 
-IDGEN_FUNCTION(rsxid_recv) {
-    StringInfo buf = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
-    auto* out = static_cast<Xid*>(palloc(kLen));
-    std::memcpy(out->bytes, pq_getmsgbytes(buf, kLen), kLen);  // fewer than 12 bytes left: 08P01
-    PG_RETURN_POINTER(out);
-}
-
-IDGEN_FUNCTION(rsxid_send) {
-    const Xid* id = arg_xid(fcinfo, 0);
-    StringInfoData buf;
-    pq_begintypsend(&buf);
-    pq_sendbytes(&buf, reinterpret_cast<const char*>(id->bytes), kLen);
-    PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
-}
-
-// ---- comparison, hashing, sorting ---------------------------------------------------------------
-
-IDGEN_FUNCTION(rsxid_eq) { PG_RETURN_BOOL(cmp(arg_xid(fcinfo, 0), arg_xid(fcinfo, 1)) == 0); }
-IDGEN_FUNCTION(rsxid_ne) { PG_RETURN_BOOL(cmp(arg_xid(fcinfo, 0), arg_xid(fcinfo, 1)) != 0); }
-IDGEN_FUNCTION(rsxid_lt) { PG_RETURN_BOOL(cmp(arg_xid(fcinfo, 0), arg_xid(fcinfo, 1)) < 0); }
-IDGEN_FUNCTION(rsxid_le) { PG_RETURN_BOOL(cmp(arg_xid(fcinfo, 0), arg_xid(fcinfo, 1)) <= 0); }
-IDGEN_FUNCTION(rsxid_gt) { PG_RETURN_BOOL(cmp(arg_xid(fcinfo, 0), arg_xid(fcinfo, 1)) > 0); }
-IDGEN_FUNCTION(rsxid_ge) { PG_RETURN_BOOL(cmp(arg_xid(fcinfo, 0), arg_xid(fcinfo, 1)) >= 0); }
-
-IDGEN_FUNCTION(rsxid_cmp) {
-    const int c = cmp(arg_xid(fcinfo, 0), arg_xid(fcinfo, 1));
-    PG_RETURN_INT32(c < 0 ? -1 : (c > 0 ? 1 : 0));
-}
-
-IDGEN_FUNCTION(rsxid_sortsupport) {
-    SortSupport ssup = reinterpret_cast<SortSupport>(PG_GETARG_POINTER(0));
-    ssup->comparator = fastcmp;
-    if (ssup->abbreviate && sizeof(Datum) >= 8) {
-        ssup->abbrev_converter = abbrev_convert;
-        ssup->abbrev_abort = abbrev_abort;
-        ssup->abbrev_full_comparator = fastcmp;
-        ssup->comparator = ssup_datum_unsigned_cmp;
-    }
-    PG_RETURN_VOID();
-}
+// ---- binary I/O, comparison, hashing, sorting, min/max (byte_type.h) -----------------------------
 
 // The same hash as objectid's on the same 12 bytes (hash_any), so a rsxid::objectid cast keeps
 // hash partitioning stable.
-IDGEN_FUNCTION(rsxid_hash) { return hash_any(arg_xid(fcinfo, 0)->bytes, static_cast<int>(kLen)); }
-
-IDGEN_FUNCTION(rsxid_hash_extended) {
-    return hash_any_extended(arg_xid(fcinfo, 0)->bytes, static_cast<int>(kLen), PG_GETARG_INT64(1));
-}
-
-IDGEN_FUNCTION(rsxid_smaller) {
-    const Xid* a = arg_xid(fcinfo, 0);
-    const Xid* b = arg_xid(fcinfo, 1);
-    PG_RETURN_POINTER(cmp(a, b) <= 0 ? a : b);
-}
-
-IDGEN_FUNCTION(rsxid_larger) {
-    const Xid* a = arg_xid(fcinfo, 0);
-    const Xid* b = arg_xid(fcinfo, 1);
-    PG_RETURN_POINTER(cmp(a, b) >= 0 ? a : b);
-}
+IDGEN_BYTE_TYPE_SUPPORT(rsxid, idgen::Xid)
 
 // ---- generation, decoding, time -----------------------------------------------------------------
 
