@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "boundary.h"
+#include "pg_uuid.h"
 #include "core/uuidv6.h"
 #include "module.h"
 #include "pg_time.h"
@@ -14,23 +15,13 @@ extern "C" {
 }
 
 using idgen::Uuid;
+using idgen::pg::arg_uuid;
+using idgen::pg::kPgEpochUnixUs;
+using idgen::pg::return_uuid;
 
 namespace {
 
 constexpr const char* kType = "uuid";
-constexpr std::int64_t kPgEpochUnixUs = idgen::pg::kPgEpochUnixMs * 1000;
-
-static_assert(sizeof(Uuid) == UUID_LEN, "a Uuid is a pg_uuid_t");
-
-const Uuid* arg_uuid(FunctionCallInfo fcinfo, int n) {
-    return reinterpret_cast<const Uuid*>(PG_GETARG_POINTER(n));
-}
-
-Datum return_uuid(const Uuid& id) {
-    auto* out = static_cast<Uuid*>(palloc(sizeof(Uuid)));
-    *out = id;
-    return PointerGetDatum(out);
-}
 
 // 22023 for a UUID of another version. Raised directly: every local in scope of the callers is
 // trivially destructible (plain structs of bytes).

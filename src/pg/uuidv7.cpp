@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "boundary.h"
+#include "pg_uuid.h"
 #include "core/uuidv7.h"
 #include "module.h"
 #include "pg_time.h"
@@ -23,23 +24,13 @@ extern "C" {
 }
 
 using idgen::Uuid;
+using idgen::pg::arg_uuid;
+using idgen::pg::kPgEpochUnixUs;
+using idgen::pg::return_uuid;
 
 namespace {
 
 constexpr const char* kType = "uuid";
-constexpr std::int64_t kPgEpochUnixUs = idgen::pg::kPgEpochUnixMs * 1000;
-
-static_assert(sizeof(Uuid) == UUID_LEN, "a Uuid is a pg_uuid_t");
-
-const Uuid* arg_uuid(FunctionCallInfo fcinfo, int n) {
-    return reinterpret_cast<const Uuid*>(PG_GETARG_POINTER(n));
-}
-
-Datum return_uuid(const Uuid& id) {
-    auto* out = static_cast<Uuid*>(palloc(sizeof(Uuid)));
-    *out = id;
-    return PointerGetDatum(out);
-}
 
 // PostgreSQL 18.6's errors for a shift that cannot give a UUIDv7 (22008, worded as core's). Raised
 // from the prologue of gen_uuidv7_shift: only trivially destructible locals are live there.
