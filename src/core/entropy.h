@@ -40,7 +40,7 @@ public:
     }
     // Inline when the buffer holds the n bytes (a call through EntropyPool&, not ByteSource&).
     [[nodiscard]] bool fill(std::uint8_t* out, std::size_t n) noexcept override {
-        if (n > kBlock - pos_) return fill_refilling(out, n);
+        if (n > kBlock || pos_ > kBlock - n) return fill_refilling(out, n);
         std::memcpy(out, buf_ + pos_, n);
         std::memset(buf_ + pos_, 0, n);  // erased: a later memory disclosure cannot replay them
         pos_ += n;
