@@ -33,7 +33,7 @@ bool EntropyPool::refill() noexcept {
     return true;
 }
 
-bool EntropyPool::fill(std::uint8_t* out, std::size_t n) noexcept {
+bool EntropyPool::fill_refilling(std::uint8_t* out, std::size_t n) noexcept {
     while (n > 0) {
         if (pos_ == kBlock && !refill()) return false;
         std::size_t take = kBlock - pos_;

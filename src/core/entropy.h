@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace idgen {
 
@@ -37,9 +38,17 @@ public:
             owner_pid_ = pid;
         }
     }
-    [[nodiscard]] bool fill(std::uint8_t* out, std::size_t n) noexcept override;
+    // Inline when the buffer holds the n bytes (a call through EntropyPool&, not ByteSource&).
+    [[nodiscard]] bool fill(std::uint8_t* out, std::size_t n) noexcept override {
+        if (n > kBlock || pos_ > kBlock - n) return fill_refilling(out, n);
+        std::memcpy(out, buf_ + pos_, n);
+        std::memset(buf_ + pos_, 0, n);  // erased: a later memory disclosure cannot replay them
+        pos_ += n;
+        return true;
+    }
 
 private:
+    [[nodiscard]] bool fill_refilling(std::uint8_t* out, std::size_t n) noexcept;
     void wipe() noexcept;
     [[nodiscard]] bool refill() noexcept;
 

@@ -11,35 +11,18 @@ constexpr std::int64_t kGregorianToUnixUs = std::int64_t{141427} * 86400 * 10000
 
 constexpr bool rfc_variant(const Uuid& id) noexcept { return (id.bytes[8] & 0xC0) == 0x80; }
 
-Uuid compose_bits(std::int64_t ms, std::uint16_t rand_a, std::uint64_t rand_b) noexcept {
-    Uuid id{};
-    const std::uint64_t hi = (static_cast<std::uint64_t>(ms) << 16) | 0x7000u | (rand_a & 0x0FFFu);
-    const std::uint64_t lo = (rand_b & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;
-    store_be64(id.bytes, hi);
-    store_be64(id.bytes + 8, lo);
-    return id;
-}
-
 constexpr bool ms_in_range(std::int64_t ms) noexcept { return ms >= 0 && ms <= kUuidv7MaxMs; }
 
 }  // namespace
 
-Result<Uuid> uuidv7_compose(std::int64_t ms, std::int64_t sub_ns, ByteSource& random) noexcept {
-    if (!ms_in_range(ms)) return Error::kTimeOutOfRange;
-    if (sub_ns < 0 || sub_ns >= kNsPerMs) return Error::kOutOfRange;
-    std::uint8_t r[8];
-    if (!random.fill(r, sizeof r)) return Error::kEntropyFailure;
-    return compose_bits(ms, uuidv7_fraction(sub_ns), load_be64(r));
-}
-
 Result<Uuid> uuidv7_lower(std::int64_t ms) noexcept {
     if (!ms_in_range(ms)) return Error::kTimeOutOfRange;
-    return compose_bits(ms, 0, 0);
+    return uuidv7_compose_bits(ms, 0, 0);
 }
 
 Result<Uuid> uuidv7_upper(std::int64_t ms) noexcept {
     if (!ms_in_range(ms)) return Error::kTimeOutOfRange;
-    return compose_bits(ms, 0x0FFF, ~std::uint64_t{0});
+    return uuidv7_compose_bits(ms, 0x0FFF, ~std::uint64_t{0});
 }
 
 int uuid_version(const Uuid& id) noexcept { return rfc_variant(id) ? id.bytes[6] >> 4 : -1; }
@@ -75,20 +58,6 @@ UuidTime uuidv7_time_precise(const Uuid& id) noexcept {
     const auto fraction = static_cast<std::uint16_t>(load_be16(id.bytes + 6) & 0x0FFF);
     t.unix_us += uuidv7_fraction_us(fraction);
     return t;
-}
-
-Result<std::int64_t> Uuidv7Clock::tick(std::int64_t now_ns) noexcept {
-    if (last_ns_ > INT64_MAX - kUuidv7StepNs) return Error::kTimeOutOfRange;
-    const std::int64_t floor_ns = last_ns_ + kUuidv7StepNs;
-    const std::int64_t ns = now_ns < floor_ns ? floor_ns : now_ns;
-    last_ns_ = ns;
-    return ns;
-}
-
-Result<Uuid> Uuidv7Generator::next(std::int64_t now_ns, ByteSource& random) noexcept {
-    auto ns = clock_.tick(now_ns);
-    if (!ns) return ns.error();
-    return uuidv7_compose(*ns / kNsPerMs, *ns % kNsPerMs, random);
 }
 
 }  // namespace idgen

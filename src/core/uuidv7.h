@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "bytes.h"
 #include "entropy.h"
 #include "result.h"
 
@@ -43,10 +44,29 @@ inline constexpr std::int64_t kUuidv7StepNs = kNsPerMs / (1 << kUuidv7FractionBi
     return us > 999 ? 999 : us;
 }
 
+// The UUIDv7 of millisecond `ms` (in range) with these rand_a (low 12 bits used) and rand_b (low
+// 62 bits used).
+[[nodiscard]] inline Uuid uuidv7_compose_bits(std::int64_t ms, std::uint16_t rand_a, std::uint64_t rand_b) noexcept {
+    Uuid id{};
+    const std::uint64_t hi = (static_cast<std::uint64_t>(ms) << 16) | 0x7000u | (rand_a & 0x0FFFu);
+    const std::uint64_t lo = (rand_b & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;
+    store_be64(id.bytes, hi);
+    store_be64(id.bytes + 8, lo);
+    return id;
+}
+
 // A UUIDv7 for millisecond `ms` and sub-millisecond part `sub_ns` (0 <= sub_ns < 1e6), with 62
 // fresh random bits. kTimeOutOfRange when ms is outside [0, 2^48); kEntropyFailure when no
-// random bytes could be had.
-[[nodiscard]] Result<Uuid> uuidv7_compose(std::int64_t ms, std::int64_t sub_ns, ByteSource& random) noexcept;
+// random bytes could be had. A template over the byte source (a ByteSource, or an EntropyPool
+// whose draws then inline), defined here so a generator's call is one straight line.
+template <class Source>
+[[nodiscard]] Result<Uuid> uuidv7_compose(std::int64_t ms, std::int64_t sub_ns, Source& random) noexcept {
+    if (ms < 0 || ms > kUuidv7MaxMs) return Error::kTimeOutOfRange;
+    if (sub_ns < 0 || sub_ns >= kNsPerMs) return Error::kOutOfRange;
+    std::uint8_t r[8];
+    if (!random.fill(r, sizeof r)) return Error::kEntropyFailure;
+    return uuidv7_compose_bits(ms, uuidv7_fraction(sub_ns), load_be64(r));
+}
 
 // Whether a shifted time (Unix microseconds) is one PostgreSQL 18.6's uuidv7(interval) accepts:
 // from the Unix epoch to the first microsecond of the last 48-bit millisecond, both included.
@@ -86,7 +106,13 @@ struct UuidTime {
 class Uuidv7Clock {
 public:
     constexpr Uuidv7Clock() noexcept = default;
-    [[nodiscard]] Result<std::int64_t> tick(std::int64_t now_ns) noexcept;
+    [[nodiscard]] Result<std::int64_t> tick(std::int64_t now_ns) noexcept {
+        if (last_ns_ > INT64_MAX - kUuidv7StepNs) return Error::kTimeOutOfRange;
+        const std::int64_t floor_ns = last_ns_ + kUuidv7StepNs;
+        const std::int64_t ns = now_ns < floor_ns ? floor_ns : now_ns;
+        last_ns_ = ns;
+        return ns;
+    }
     [[nodiscard]] std::int64_t last_ns() const noexcept { return last_ns_; }
 
 private:
@@ -97,7 +123,12 @@ private:
 class Uuidv7Generator {
 public:
     constexpr Uuidv7Generator() noexcept = default;
-    [[nodiscard]] Result<Uuid> next(std::int64_t now_ns, ByteSource& random) noexcept;
+    template <class Source>
+    [[nodiscard]] Result<Uuid> next(std::int64_t now_ns, Source& random) noexcept {
+        auto ns = clock_.tick(now_ns);
+        if (!ns) return ns.error();
+        return uuidv7_compose(*ns / kNsPerMs, *ns % kNsPerMs, random);
+    }
     [[nodiscard]] Uuidv7Clock& clock() noexcept { return clock_; }
 
 private:

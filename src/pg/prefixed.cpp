@@ -32,6 +32,7 @@ extern "C" {
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 #include "utils/uuid.h"
 }
 
@@ -183,7 +184,8 @@ text* registered_owner(const Registry& reg, text* prefix, Snapshot snapshot) {
 //    invalidation of a change it does not see). So, as for a permutation key, a prefix
 //    unregistered by another session is refused at every isolation level, like a dropped object,
 //    although a REPEATABLE READ snapshot still sees its row.
-// The caller's SELECT privilege on the registry is checked on every call, hit or miss.
+// The caller's SELECT privilege on the registry is checked on every call, hit or miss: on a hit
+// from the privilege cache below.
 constexpr int kKnownMax = 32;
 struct KnownPrefix {
     std::uint8_t len;  // 0: free
@@ -200,6 +202,33 @@ Known g_known;
 bool g_known_callback = false;
 std::uint64_t g_known_generation = 0;  // bumped by every invalidation of the registry
 
+// The last role found to have SELECT on the registry, for gen_prefixed()'s hits: what
+// pg_class_aclcheck() answered, kept while nothing it read can have changed.
+//  * Keyed by the role (GetUserId(): SET ROLE, SET SESSION AUTHORIZATION and SECURITY DEFINER
+//    functions change it) and the registry, and only for the transaction it was found in
+//    (g_lock_epoch, bumped at every transaction end and subtransaction abort).
+//  * Forgotten at every invalidation of what the check reads: the registry's relcache entry (GRANT,
+//    REVOKE, ALTER TABLE ... OWNER update its pg_class row), any role (pg_authid: superuser,
+//    INHERIT, DROP ROLE) and any membership (pg_auth_members: GRANT/REVOKE role, which also decides
+//    pg_read_all_data). A hit is consulted only right after AcceptInvalidationMessages(), so a
+//    REVOKE committed by another session is seen from this session's next call, as the
+//    uncached check would see it.
+//  * Stored only when no invalidation arrived during the check; a refusal is never cached (it
+//    raises, and the next call checks again).
+struct AclOk {
+    Oid user;
+    Oid relid;
+    std::uint64_t epoch;  // g_lock_epoch when found; 0: nothing cached
+};
+AclOk g_acl_ok{InvalidOid, InvalidOid, 0};
+std::uint64_t g_acl_generation = 0;  // bumped by every invalidation that empties g_acl_ok
+
+void acl_forget() {
+    g_acl_ok = AclOk{InvalidOid, InvalidOid, 0};
+    ++g_acl_generation;
+}
+void acl_on_syscache(Datum, int, uint32) { acl_forget(); }
+
 void known_on_relcache(Datum, Oid relid) {
     if (relid == InvalidOid || relid == g_known.relid) {
         const Oid keep = g_known.relid;
@@ -207,11 +236,26 @@ void known_on_relcache(Datum, Oid relid) {
         g_known.relid = keep;
         ++g_known_generation;
     }
+    if (relid == InvalidOid || relid == g_acl_ok.relid) acl_forget();
 }
 
+// The caller's SELECT privilege on the registry, from the cache above when it holds the answer.
+// Call only right after AcceptInvalidationMessages().
+void check_select_cached(const Registry& reg) {
+    const Oid user = GetUserId();
+    if (g_acl_ok.epoch == g_lock_epoch && g_acl_ok.user == user && g_acl_ok.relid == reg.relid) return;
+    const std::uint64_t generation = g_acl_generation;
+    const AclResult acl = pg_class_aclcheck(reg.relid, user, ACL_SELECT);
+    if (acl != ACLCHECK_OK) aclcheck_error(acl, OBJECT_TABLE, get_rel_name(reg.relid));
+    if (generation == g_acl_generation) g_acl_ok = AclOk{user, reg.relid, g_lock_epoch};
+}
+
+// Entries are taken in order and freed only all at once, so the first free one ends the search.
 bool known_has(const char* data, std::size_t len) {
-    for (const auto& e : g_known.entries)
+    for (const auto& e : g_known.entries) {
+        if (e.len == 0) return false;
         if (e.len == len && std::memcmp(e.prefix, data, len) == 0) return true;
+    }
     return false;
 }
 
@@ -254,6 +298,8 @@ bool registry_triggers_always(const Registry& reg) {
 bool prefix_registered(const Registry& reg, text* prefix) {
     if (!g_known_callback) {
         CacheRegisterRelcacheCallback(known_on_relcache, (Datum)0);
+        CacheRegisterSyscacheCallback(AUTHOID, acl_on_syscache, (Datum)0);
+        CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, acl_on_syscache, (Datum)0);
         g_known_callback = true;
     }
     AcceptInvalidationMessages();
@@ -266,8 +312,7 @@ bool prefix_registered(const Registry& reg, text* prefix) {
     // No longer prefix can be registered (the registry's CHECK): refused as unregistered.
     if (len < 1 || len > idgen::kPrefixMaxLen) return false;
     if (g_known.trust == Trust::kYes && known_has(data, len)) {
-        const AclResult acl = pg_class_aclcheck(reg.relid, GetUserId(), ACL_SELECT);
-        if (acl != ACLCHECK_OK) aclcheck_error(acl, OBJECT_TABLE, get_rel_name(reg.relid));
+        check_select_cached(reg);
         return true;
     }
     bool found, trusted;

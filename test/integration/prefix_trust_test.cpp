@@ -237,6 +237,103 @@ TEST(PrefixTrust, CachedPrefixesFollowOtherSessions) {
     other("DROP ROLE it_ptrust_cache_app");
 }
 
+// gen_prefixed()'s cached answer to "may this role SELECT from the registry" (its hits do not ask
+// pg_class_aclcheck() again) follows every change that decides it, made by another session: a
+// REVOKE inside an open transaction that already used it, a GRANT in the next one, SET ROLE and a
+// SECURITY DEFINER function (another role, another answer, in one transaction), a role losing the
+// membership that gave it SELECT, and a superuser losing superuser.
+TEST(PrefixTrust, PrivilegeCacheFollowsRolesAndGrants) {
+    idgen::it::ScratchDb db("it_ptrust_acl");
+    const std::string dsn = idgen::it::dsn("it_ptrust_acl");
+    const std::string gen = "SELECT gen_prefixed('aclp')";
+    pqxx::connection a(dsn), b(dsn);
+    auto other = [&](const std::string& sql) {
+        pqxx::nontransaction tx(b);
+        tx.exec(sql);
+    };
+    auto as_a = [&](const std::string& sql) {
+        pqxx::nontransaction tx(a);
+        return state_on(tx, sql);
+    };
+    other("DROP ROLE IF EXISTS it_ptrust_acl_app; DROP ROLE IF EXISTS it_ptrust_acl_readers; "
+          "DROP ROLE IF EXISTS it_ptrust_acl_definer; "
+          "CREATE ROLE it_ptrust_acl_app; CREATE ROLE it_ptrust_acl_readers; CREATE ROLE it_ptrust_acl_definer; "
+          "SELECT prefix_register('aclp', 'acl_test')");
+
+    // As the role, through PUBLIC's grant: a REVOKE is refused inside the open transaction that
+    // used the cached answer, and a GRANT is seen by the next transaction.
+    ASSERT_EQ(as_a("SET ROLE it_ptrust_acl_app"), "");
+    {
+        pqxx::work tx(a);
+        EXPECT_EQ(state_on(tx, gen), "");
+        EXPECT_EQ(state_on(tx, gen), "");  // the cached answer
+        other("REVOKE SELECT ON prefix_registry FROM PUBLIC");
+        EXPECT_EQ(state_on(tx, gen), "42501");
+    }
+    EXPECT_EQ(as_a(gen), "42501");
+    other("GRANT SELECT ON prefix_registry TO PUBLIC");
+    EXPECT_EQ(as_a(gen), "");
+    other("REVOKE SELECT ON prefix_registry FROM PUBLIC");
+    EXPECT_EQ(as_a(gen), "42501");
+
+    // SET ROLE inside one transaction: the superuser's answer is not the role's.
+    ASSERT_EQ(as_a("RESET ROLE"), "");
+    {
+        pqxx::work tx(a);
+        EXPECT_EQ(state_on(tx, gen), "");
+        EXPECT_EQ(state_on(tx, gen), "");
+        tx.exec("SET LOCAL ROLE it_ptrust_acl_app");
+        EXPECT_EQ(state_on(tx, gen), "42501");
+    }
+    EXPECT_EQ(as_a(gen), "");  // the superuser again
+
+    // A SECURITY DEFINER function of a role that may read the registry, called by one that may not,
+    // in one transaction, in both orders.
+    other("GRANT SELECT ON prefix_registry TO it_ptrust_acl_definer; "
+          "CREATE FUNCTION acl_gen() RETURNS text LANGUAGE sql SECURITY DEFINER SET search_path = public "
+          "AS $$ SELECT gen_prefixed('aclp') $$; ALTER FUNCTION acl_gen() OWNER TO it_ptrust_acl_definer");
+    ASSERT_EQ(as_a("SET ROLE it_ptrust_acl_app"), "");
+    {
+        pqxx::work tx(a);
+        EXPECT_EQ(tx.exec1("SELECT acl_gen()")[0].as<std::string>().rfind("aclp_", 0), 0u);
+        EXPECT_EQ(tx.exec1("SELECT acl_gen()")[0].as<std::string>().rfind("aclp_", 0), 0u);
+        EXPECT_EQ(state_on(tx, gen), "42501");
+    }
+    {
+        pqxx::work tx(a);
+        {
+            pqxx::subtransaction sub(tx, "direct");
+            EXPECT_EQ(state_on(sub, gen), "42501");
+        }
+        EXPECT_EQ(tx.exec1("SELECT acl_gen()")[0].as<std::string>().rfind("aclp_", 0), 0u);
+    }
+
+    // SELECT through membership of a role: refused once the membership is revoked, in the same
+    // transaction.
+    other("GRANT SELECT ON prefix_registry TO it_ptrust_acl_readers; GRANT it_ptrust_acl_readers TO it_ptrust_acl_app");
+    {
+        pqxx::work tx(a);
+        EXPECT_EQ(state_on(tx, gen), "");
+        EXPECT_EQ(state_on(tx, gen), "");
+        other("REVOKE it_ptrust_acl_readers FROM it_ptrust_acl_app");
+        EXPECT_EQ(state_on(tx, gen), "42501");
+    }
+
+    // A superuser role with no grant: refused once it is no longer superuser, in the same transaction.
+    other("ALTER ROLE it_ptrust_acl_app SUPERUSER");
+    {
+        pqxx::work tx(a);
+        EXPECT_EQ(state_on(tx, gen), "");
+        EXPECT_EQ(state_on(tx, gen), "");
+        other("ALTER ROLE it_ptrust_acl_app NOSUPERUSER");
+        EXPECT_EQ(state_on(tx, gen), "42501");
+    }
+    ASSERT_EQ(as_a("RESET ROLE"), "");
+    other("GRANT SELECT ON prefix_registry TO PUBLIC; DROP FUNCTION acl_gen(); "
+          "REVOKE ALL ON prefix_registry FROM it_ptrust_acl_readers, it_ptrust_acl_definer; "
+          "DROP ROLE it_ptrust_acl_app; DROP ROLE it_ptrust_acl_readers; DROP ROLE it_ptrust_acl_definer");
+}
+
 // Index scans of the registry's primary key by `n` calls of gen_prefixed(`prefix`) in one
 // transaction on `c`: 0 or 1 when the session's cache answers, n when every call reads the registry.
 int registry_reads(pqxx::connection& c, const std::string& prefix, int n) {
