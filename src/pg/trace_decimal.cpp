@@ -120,6 +120,9 @@ IDGEN_FUNCTION(trace_id_is_valid) {
 // no TraceId is issued (22003); an infinite time is 22008.
 static Datum trace_bound(FunctionCallInfo fcinfo, idgen::pg::Failure& failure, bool upper) {
     const TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
+    if (TIMESTAMP_NOT_FINITE(ts))
+        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                        errmsg("the time of a TraceId bound must be finite, not %s", timestamptz_to_str(ts))));
     const std::int64_t s = reference_seconds(ts);
     auto id = upper ? idgen::trace_pack(s, idgen::kTraceNodeMax, idgen::kTraceCounterMax) : idgen::trace_pack(s, 0, 1);
     if (!id) return failure.fail(idgen::Error::kTimeOutOfRange, kTraceType, timestamptz_to_str(ts));
