@@ -1,4 +1,4 @@
-// snowflake_raise_mark() and shard_raise_mark(): after a raise to an ID ahead of the clock (as IDs
+// snowflake_raise_mark(), shard_raise_mark() and trace_id_raise_mark(): after a raise to an ID ahead of the clock (as IDs
 // restored from a server whose clock ran ahead), every ID a generator issues is above it, in every
 // session, also one that held a block of sequence numbers from before (without preloading, on 15
 // and 16); a mark never moves back; the errors. On both test clusters: preloaded (shared memory)
@@ -111,6 +111,40 @@ TEST(GeneratorMarks, ShardAboveARaisedMarkWithoutPreloading) {
     raise_keeps_every_session_above(cluster(false), "it_marks_shard_nopre", kShard);
 }
 
+// trace_id_raise_mark(): TraceIds have 1 s time units, so each round raises the mark to the last ID
+// of a whole second further ahead (3 s, then 5 s, 7 s): the mark is that second, and every TraceId
+// after it is above it, in another session (which may hold a block of the current second's
+// counters, without preloading on 15/16) and in another database (the generator is the server's).
+void trace_raise_keeps_every_session_above(const Cluster& c, const std::string& dbname) {
+    Db db(c, dbname);
+    Db other_db(c, dbname + "_other");
+    pqxx::connection ca(db.dsn()), cb(db.dsn()), co(other_db.dsn());
+    pqxx::nontransaction a(ca), b(cb), other(co);
+    for (int round = 0; round < 3; ++round) {
+        const long long b_before = num(b, "SELECT max(gen_trace_id()) FROM generate_series(1, 300)");
+        const std::string above =
+            text(a, "SELECT trace_id_upper(clock_timestamp() + interval '3 s' + " + std::to_string(round) + " * interval '2 s')");
+        ASSERT_GT(std::stoll(above), b_before);
+        EXPECT_EQ(text(a, "SELECT trace_id_raise_mark(" + above + ") = trace_id_time(" + above + ")"), "t") << "round " << round;
+        EXPECT_GT(num(b, "SELECT gen_trace_id()"), std::stoll(above)) << "round " << round;
+        EXPECT_GT(num(other, "SELECT gen_trace_id()"), std::stoll(above)) << "round " << round;
+        EXPECT_EQ(num(a, "SELECT count(*) FROM (SELECT gen_trace_id() AS id FROM generate_series(1, 1000)) s WHERE id <= " + above),
+                  0)
+            << "round " << round;
+    }
+    // A lower ID leaves the mark where it is; each session's IDs keep increasing.
+    const long long last = num(a, "SELECT gen_trace_id()");
+    EXPECT_EQ(text(a, "SELECT trace_id_raise_mark(trace_id_lower(now())) > now()"), "t");
+    EXPECT_GT(num(a, "SELECT gen_trace_id()"), last);
+}
+
+TEST(GeneratorMarks, TraceIdAboveARaisedMarkPreloaded) {
+    trace_raise_keeps_every_session_above(cluster(true), "it_marks_trace_pre");
+}
+TEST(GeneratorMarks, TraceIdAboveARaisedMarkWithoutPreloading) {
+    trace_raise_keeps_every_session_above(cluster(false), "it_marks_trace_nopre");
+}
+
 // Past a mark raised ahead of the clock, a generator issues id_gen.max_run_ahead (1 s) worth of
 // IDs, then refuses with 54000 until the clock gets there (as after a clock that stepped back).
 TEST(GeneratorMarks, AheadOfTheClockAtMostMaxRunAheadWorthOfIds) {
@@ -198,6 +232,60 @@ TEST(GeneratorMarks, ErrorsLabelsAndPrivileges) {
         tx.exec("RESET ROLE");
     }
     exec_on(db.dsn(), "DROP ROLE it_marks_user");
+}
+
+TEST(GeneratorMarks, TraceIdErrorsAndPrivileges) {
+    Db db(cluster(true), "it_marks_trace_errors");
+    pqxx::connection c(db.dsn());
+    std::string msg;
+    // Not a TraceId: 0, negative, counter 0; the message names the value.
+    EXPECT_EQ(sqlstate_of(c, "SELECT trace_id_raise_mark(0)", &msg), "22003");
+    EXPECT_NE(msg.find("\"0\""), std::string::npos) << msg;
+    EXPECT_EQ(sqlstate_of(c, "SELECT trace_id_raise_mark(-6123839962090569733)"), "22003");
+    EXPECT_EQ(sqlstate_of(c, "SELECT trace_id_raise_mark(6123839962061209600)", &msg), "22003");
+    EXPECT_NE(msg.find("6123839962061209600"), std::string::npos) << msg;
+    // More than a day ahead of the clock: refused, and nothing moves.
+    EXPECT_EQ(sqlstate_of(c, "SELECT trace_id_raise_mark(trace_id_upper(clock_timestamp() + interval '30 hours'))", &msg),
+              "22003");
+    EXPECT_NE(msg.find("ahead of the clock, more than a day"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("gen_trace_id()"), std::string::npos) << msg;
+    {
+        pqxx::nontransaction tx(c);
+        EXPECT_EQ(num(tx, "SELECT count(*) FROM (SELECT gen_trace_id() AS id FROM generate_series(1, 10)) s "
+                          "WHERE trace_id_time(id) > clock_timestamp() + interval '1 hour'"),
+                  0);
+        EXPECT_EQ(text(tx, "SELECT trace_id_raise_mark(NULL)"), "NULL");
+    }
+    EXPECT_EQ(sqlstate_of(c, "BEGIN READ ONLY; SELECT trace_id_raise_mark(trace_id_lower(now()))", &msg), "25006");
+    EXPECT_NE(msg.find("trace_id_raise_mark()"), std::string::npos) << msg;
+    {
+        pqxx::nontransaction tx(c);
+        tx.exec("ROLLBACK");
+    }
+    // Bounds: before 1970 22003 naming the time, infinite 22008.
+    EXPECT_EQ(sqlstate_of(c, "SELECT trace_id_lower('1969-12-31 23:59:59+00')", &msg), "22003");
+    EXPECT_NE(msg.find("1969-12-31"), std::string::npos) << msg;
+    EXPECT_EQ(sqlstate_of(c, "SELECT trace_id_upper('infinity')"), "22008");
+    // Not for PUBLIC (libpqxx 6.4 reports 42501 as insufficient_privilege, without the SQLSTATE);
+    // the bounds are.
+    exec_on(db.dsn(), "DROP ROLE IF EXISTS it_marks_trace_user; CREATE ROLE it_marks_trace_user");
+    bool refused = false;
+    try {
+        pqxx::nontransaction tx(c);
+        tx.exec("SET ROLE it_marks_trace_user");
+        EXPECT_EQ(text(tx, "SELECT trace_id_lower(now()) <= trace_id_upper(now())"), "t");
+        tx.exec("SELECT trace_id_raise_mark(trace_id_lower(now()))");
+    } catch (const pqxx::insufficient_privilege& e) {
+        refused = std::string(e.what()).find("permission denied for function") != std::string::npos;
+    } catch (const pqxx::sql_error& e) {
+        ADD_FAILURE() << e.what();
+    }
+    EXPECT_TRUE(refused);
+    {
+        pqxx::nontransaction tx(c);
+        tx.exec("RESET ROLE");
+    }
+    exec_on(db.dsn(), "DROP ROLE it_marks_trace_user");
 }
 
 }  // namespace
