@@ -18,6 +18,9 @@ namespace {
 
 char t_detail[200];
 
+// The longest raise() waits for the clock to leave a time unit (the longest unit is 1 s).
+constexpr std::int64_t kUnitWaitMaxMs = 2000;
+
 // Whether a record's live state is this server run's own (written since this postmaster started,
 // for this epoch, by this server on this timeline).
 bool live_here(const StateRecord& r, const StateKey& k) noexcept {
@@ -133,8 +136,11 @@ public:
             // Other backends may hold leases taken before the raise, of the clock's current unit; a
             // lease serves only while the clock stays in the unit it was taken in. Once the clock
             // has left this unit, every such lease is stale, so no ID below the mark follows.
-            const std::int64_t unit = g.unit_of(g.clock());
-            for (int i = 0; i < 1000 && g.unit_of(g.clock()) <= unit; ++i) {
+            // A unit lasts up to 1 s (TraceIds): the wait is bounded by time, not by a count of
+            // sleeps, and cancellable.
+            const std::int64_t start = g.clock();
+            const std::int64_t unit = g.unit_of(start);
+            while (g.unit_of(g.clock()) <= unit && g.clock() - start < kUnitWaitMaxMs) {
                 pg_usleep(500L);
                 CHECK_FOR_INTERRUPTS();
             }
