@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "core/trace_decimal.h"
+#include "generator_loop.h"
 #include "generators.h"
 #include "state_file.h"
 

@@ -88,7 +88,7 @@ public:
                     out = Outcome::kError;
                     break;
                 }
-                const std::int64_t mark = snowflake_mark_to_persist(r.reserved_ms, step->ms);
+                const std::int64_t mark = snowflake_mark_to_persist(r.reserved_ms, g.mark_wanted(*step));
                 g.marked(live, mark);
                 r.reserved_ms = mark;
                 r.boot = 0;  // the live state is not this record's until it is written below

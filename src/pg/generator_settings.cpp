@@ -1,6 +1,5 @@
 // id_gen: the settings of the generators with shared state, their clock, and the checks every
 // generator entry point makes before it touches shared state. See generators.h.
-#include "core/clock.h"
 #include "generators.h"
 
 extern "C" {
@@ -18,12 +17,6 @@ int g_launch_id = -1;
 int g_max_run_ahead_ms = 1000;
 int g_test_clock_offset_ms = 0;
 bool g_enable_test_clock = false;
-
-// The test offset moves shared (and persisted) state for every backend, so it only counts on a
-// server started for testing (id_gen.enable_test_clock), never from a session's SET alone.
-std::int64_t generator_clock_ms() noexcept {
-    return unix_time_ms() + (g_enable_test_clock ? g_test_clock_offset_ms : 0);
-}
 
 void generator_define_settings() {
     DefineCustomIntVariable("id_gen.node_id",

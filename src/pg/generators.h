@@ -16,6 +16,7 @@
 
 #include <cstdint>
 
+#include "core/clock.h"
 #include "core/result.h"
 #include "core/snowflake.h"
 #include "state_store.h"
@@ -37,8 +38,11 @@ void shmem_store_install_hooks();  // shmem_store.cpp
 const char* snowflake_state_storage_name();
 
 // The clock the generators read, Unix ms: id_gen.test_clock_offset counts only on a server started
-// with id_gen.enable_test_clock.
-[[nodiscard]] std::int64_t generator_clock_ms() noexcept;
+// with id_gen.enable_test_clock. The test offset moves shared (and persisted) state for every
+// backend, so it only counts on a server started for testing, never from a session's SET alone.
+[[nodiscard]] inline std::int64_t generator_clock_ms() noexcept {
+    return unix_time_ms() + (g_enable_test_clock ? g_test_clock_offset_ms : 0);
+}
 
 inline constexpr std::int64_t kReserveAheadMs = 100;     // how far the persisted mark leads use (at least)
 inline constexpr std::int64_t kReserveAheadMaxMs = 250;  // ... and at most (when fsync is slow)
@@ -55,11 +59,9 @@ inline constexpr std::int64_t kMaxRaiseAheadMs = 24LL * 3600 * 1000;
 // `id_text` is the ID it came from, `what` the generator (for the message).
 void require_mark_within_reach(std::int64_t mark_ms, const char* id_text, const char* what);
 
-// The loop every generator runs over the store (generator_loop.cpp): one ID, waiting for the clock
-// (bounded) when the run-ahead allowance is used up; and a hand-raised mark. Core failures come
-// back as an Error with a description in `detail` (a static or thread-local buffer). May raise
-// only while waiting (for a lock, or the clock: interrupts).
-[[nodiscard]] Result<std::int64_t> generator_issue(Generator& g, const char*& detail);
+// A hand-raised mark over the store (generator_loop.cpp); issuing is generator_loop.h. Core failures
+// come back as an Error with a description in `detail` (a static or thread-local buffer). May raise
+// only while waiting for a lock (interrupts).
 [[nodiscard]] Result<std::int64_t> generator_raise_mark(Generator& g, std::int64_t mark_ms, const char*& detail);
 
 // Snowflake layouts, shards and TraceIds (snowflake_gen.cpp). Issues one ID of `layout` with node

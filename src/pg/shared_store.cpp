@@ -115,10 +115,7 @@ public:
             out = *step;
             return step->kind == StepKind::kIssued ? Outcome::kIssued : Outcome::kWait;
         }
-        OuterLock io{try_io_lock, release_io_lock, false};
-        const bool ok = io_round(g, now_ms, io, err);
-        release_if_held(io);
-        return ok ? Outcome::kRetry : Outcome::kError;  // the fast path again
+        return slow_round(g, now_ms, err);
     }
 
     bool raise(Generator& g, std::int64_t want_ms, std::int64_t now_ms, std::int64_t& mark,
@@ -140,12 +137,20 @@ public:
     }
 
 private:
+    __attribute__((noinline)) Outcome slow_round(Generator& g, std::int64_t now_ms, StateError& err) {
+        OuterLock io{try_io_lock, release_io_lock, false};
+        const bool ok = io_round(g, now_ms, io, err);
+        release_if_held(io);
+        return ok ? Outcome::kRetry : Outcome::kError;  // the fast path again
+    }
+
     // The slow path, under the LWLock `io` and the key's file lock, taken together (so only one
     // backend does file I/O for the slots at a time); the spinlock only around reads and writes of
     // the slot. Loads the slot when it is not this key's live state, then runs the step on a copy:
     // if it asks for a mark, the mark is persisted first and then published to the slot (the fast
     // path retries). Raises only while waiting for the locks, with neither held.
-    bool io_round(Generator& g, std::int64_t now_ms, OuterLock& io, StateError& err) {
+    // Out of line: the fast path in run() keeps a small frame.
+    __attribute__((noinline)) bool io_round(Generator& g, std::int64_t now_ms, OuterLock& io, StateError& err) {
         const StateKey& k = g.key;
         const std::int64_t clock_ms = g.clock();
         LockedState f;
@@ -191,7 +196,7 @@ private:
         if (ok && step && step->kind == StepKind::kReserve) {
             // Persist the new mark first; only then may IDs up to it be issued. The record's mark
             // only moves forward.
-            const std::int64_t mark = snowflake_mark_to_persist(copy.mark, step->ms);
+            const std::int64_t mark = snowflake_mark_to_persist(copy.mark, g.mark_wanted(*step));
             StateRecord r = f.rec;
             r.epoch_ms = k.epoch_ms;
             r.reserved_ms = mark;

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "core/snowflake.h"
+#include "generator_loop.h"
 #include "generators.h"
 #include "state_file.h"
 
@@ -52,7 +53,7 @@ BackendLease& lease_for(const StateKey& k) noexcept {
 class SnowflakeGen final : public Generator {
 public:
     SnowflakeGen(const StateKey& k, const SnowflakeLayout& l, std::uint32_t node) noexcept
-        : Generator(k), l_(l), node_(node) {}
+        : Generator(k), l_(&l), node_(node) {}
 
     std::int64_t clock() const noexcept override { return generator_clock_ms(); }
 
@@ -61,7 +62,7 @@ public:
     // replaced) and a record from another server (a promoted standby, a copied data directory)
     // start there.
     std::int64_t horizon_ms() const noexcept override {
-        return static_cast<std::int64_t>(g_max_run_ahead_ms) + kReserveAheadMaxMs + l_.unit_ms;
+        return static_cast<std::int64_t>(g_max_run_ahead_ms) + kReserveAheadMaxMs + l_->unit_ms;
     }
 
     // The mark is restated for the key's epoch; a record written by another server or timeline (a
@@ -80,23 +81,21 @@ public:
         (void)__builtin_add_overflow(now_ms, horizon_ms(), &h);
         if ((r.sysid != current_sysid() || r.timeline != current_timeline()) && h > start) start = h;
         live.st = SnowflakeState{};
-        if (start <= h) snowflake_state_restore_at_horizon(live.st, l_, start, now_ms);
-        else snowflake_state_restore(live.st, l_, start);
+        if (start <= h) snowflake_state_restore_at_horizon(live.st, *l_, start, now_ms);
+        else snowflake_state_restore(live.st, *l_, start);
         return true;
     }
 
     Result<Step> step(LiveState& live, std::int64_t now_ms, std::uint32_t want) noexcept override {
-        auto s = snowflake_step(live.st, l_, node_, now_ms, g_max_run_ahead_ms, live.mark, want);
-        if (!s || s->kind != StepKind::kReserve) return s;
-        Step r = *s;
-        r.ms += reserve_ahead_ms();
-        return r;
+        return snowflake_step(live.st, *l_, node_, now_ms, g_max_run_ahead_ms, live.mark, want);
     }
+    // A new mark leads use by the reserve.
+    std::int64_t mark_wanted(const Step& reserve) noexcept override { return reserve.ms + reserve_ahead_ms(); }
 
     std::int64_t lease_next(std::int64_t now_ms) noexcept override {
         if (bl_ == nullptr) bl_ = &lease_for(key);
         const std::uint32_t had = bl_->lease.left;
-        const std::int64_t id = snowflake_lease_next(bl_->lease, l_, now_ms);
+        const std::int64_t id = snowflake_lease_next(bl_->lease, *l_, now_ms);
         if (id == 0) {
             // Used up within its unit: ask for more next time; gone stale unused: ask for less.
             if (had == 0 && bl_->lease.size == bl_->want && bl_->want < lease_cap()) bl_->want *= 2;
@@ -106,20 +105,20 @@ public:
     }
     std::uint32_t lease_want() noexcept override { return bl_->want; }
     void lease_start(const Step& s, std::int64_t now_ms) noexcept override {
-        snowflake_lease_start(bl_->lease, l_, s, now_ms);
+        snowflake_lease_start(bl_->lease, *l_, s, now_ms);
     }
     std::int64_t id_of(const Step& s) noexcept override { return s.id; }
     std::int64_t unit_of(std::int64_t ms) const noexcept override {
-        return ms >= l_.epoch_ms ? (ms - l_.epoch_ms) / l_.unit_ms : -1;
+        return ms >= l_->epoch_ms ? (ms - l_->epoch_ms) / l_->unit_ms : -1;
     }
 
 private:
     std::uint32_t lease_cap() const noexcept {
-        const std::uint32_t c = (l_.seq_max() + 1) / 8;
+        const std::uint32_t c = (l_->seq_max() + 1) / 8;
         return c < 1 ? 1 : c;
     }
 
-    SnowflakeLayout l_;
+    const SnowflakeLayout* l_;  // the caller's, for the call
     std::uint32_t node_;
     BackendLease* bl_ = nullptr;
 };

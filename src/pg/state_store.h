@@ -107,8 +107,9 @@ public:
     [[nodiscard]] virtual bool restore(const StateRecord& r, const char* path, std::int64_t now_ms, LiveState& live,
                                        std::int64_t& start_mark, StateError& err) noexcept = 0;
     // One core step over `live` (want >= 1): kIssued (up to `want` IDs), kWait (until ms), or
-    // kReserve: persist a mark >= ms (marked() is then told), and step again.
+    // kReserve: persist a mark >= mark_wanted(step) (marked() is then told), and step again.
     [[nodiscard]] virtual Result<Step> step(LiveState& live, std::int64_t now_ms, std::uint32_t want) noexcept = 0;
+    [[nodiscard]] virtual std::int64_t mark_wanted(const Step& reserve) noexcept { return reserve.ms; }
     // Before a new mark is written over record `r`: false (err set) refuses it.
     [[nodiscard]] virtual bool may_mark(const StateRecord& r, const char* path, StateError& err) noexcept {
         (void)r, (void)path, (void)err;
@@ -155,8 +156,11 @@ protected:
 };
 
 // The store of this backend: shared memory when preloaded, the DSM registry on 17+ (attached on
-// first use: may raise, out of memory), locked files otherwise. Call before any lock is taken.
-StateStore& state_store();
+// first use: may raise, out of memory), locked files otherwise; chosen once per backend (a DSM
+// attach that raised is retried on the next call). Call before any lock is taken.
+StateStore& choose_state_store();
+extern StateStore* g_state_store;  // null until chosen
+inline StateStore& state_store() { return g_state_store != nullptr ? *g_state_store : choose_state_store(); }
 
 // The stores (each in its own file). shmem_store() is null unless preloaded; dsm_store() is null
 // before 17. May raise (attaching the DSM segment).
