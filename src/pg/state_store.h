@@ -19,8 +19,11 @@
 //  * locked files (file_store.cpp, 15/16 without preloading): exclusion is flock(2) on the key's
 //    file; the live state is the record itself; a step leases up to `want` IDs.
 // The generators (generators.h): snowflake layouts, shards and TraceIds (snowflake_gen.cpp) and
-// DecimalIds (decimal_gen.cpp) implement Generator; generator_loop.cpp drives any of them over any
-// store (the wait for the clock, retries, the hand-made marks).
+// DecimalIds (decimal_gen.cpp) implement Generator; generator_loop.h drives any of them over any
+// store (the wait for the clock and retries out of line in generator_loop.cpp, with the hand-raised
+// marks). Following gen_snowflake(): snowflake.cpp -> snowflake_issue (snowflake_gen.cpp) ->
+// generator_issue (generator_loop.h) -> StateStore::run (one store's file) -> SnowflakeGen::step
+// -> snowflake_step (core/snowflake.cpp), and back.
 //
 // Why no ID repeats (the argument the tests check):
 //  1. Every read-modify-write of a key's state happens under one mutual exclusion for the whole
