@@ -130,14 +130,17 @@ public:
 
     bool raise(Generator& g, std::int64_t want_ms, std::int64_t now_ms, std::int64_t& mark,
                StateError& err) override {
-        bool raised = false;
-        if (!state_raise_mark(g, want_ms, now_ms, mark, raised, err)) return false;
-        if (raised) {
-            // Other backends may hold leases taken before the raise, of the clock's current unit; a
-            // lease serves only while the clock stays in the unit it was taken in. Once the clock
-            // has left this unit, every such lease is stale, so no ID below the mark follows.
-            // A unit lasts up to 1 s (TraceIds): the wait is bounded by time, not by a count of
-            // sleeps, and cancellable.
+        // Leases other backends hold were taken in a clock unit at most the current one, and each
+        // issues only IDs of its own unit or later, while the clock stays in the unit it was taken
+        // in. So a lease can serve an ID of `want_ms`'s unit or earlier only when that unit is the
+        // clock's or later: then the raise waits for the clock to leave the current unit.
+        const bool within_reach_of_leases = g.unit_of(want_ms) >= g.unit_of(g.clock());
+        bool written = false;
+        if (!state_raise_mark(g, want_ms, now_ms, mark, written, err)) return false;
+        if (written || within_reach_of_leases) {
+            // Once the clock has left this unit, every lease taken before the raise is stale, so no
+            // ID at or below the mark follows. A unit lasts up to 1 s (TraceIds): the wait is
+            // bounded by time, not by a count of sleeps, and cancellable.
             const std::int64_t start = g.clock();
             const std::int64_t unit = g.unit_of(start);
             while (g.unit_of(g.clock()) <= unit && g.clock() - start < kUnitWaitMaxMs) {
@@ -167,11 +170,16 @@ bool state_raise_mark(Generator& g, std::int64_t want, std::int64_t now_ms, std:
         LiveState unused;
         std::int64_t have = 0;
         bool ok = g.restore(r, f.path, now_ms, unused, have, err);
-        raised = ok && want > have;
-        mark = raised ? want : have;
+        const bool moves = ok && want > have;
+        mark = moves ? want : have;
+        // The saved mark leads what was issued by the reserve (a TraceId's by up to a second): a
+        // `want` below it may still be at or above what this run has issued. The live state (this
+        // run's record) then restarts from the mark too, whether it moved or not.
+        const bool restart = ok && live_here(r, k) && r.last_time <= g.unit_of(want);
+        raised = moves || restart;
         if (raised) {
             // Only the mark counts from now on (boot = 0): every backend restarts from it.
-            r.reserved_ms = want;
+            r.reserved_ms = mark;
             r.epoch_ms = k.epoch_ms;
             r.boot = 0;
             ok = state_write(f, r, true, err);

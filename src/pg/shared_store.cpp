@@ -121,15 +121,18 @@ public:
     bool raise(Generator& g, std::int64_t want_ms, std::int64_t now_ms, std::int64_t& mark,
                StateError& err) override {
         // Under the LWLock (taken with the file lock): no backend loads or extends this key's slot
-        // while its file changes. A raised mark unloads the slot, so the next call reloads it from
-        // the file, as the first call after a restart does.
+        // while its file changes. The slot is unloaded when the mark moved, or when what it has
+        // issued is not above `want_ms`'s unit (the saved mark leads the slot by the reserve, so a
+        // `want_ms` below it may still be ahead of the IDs issued): the next call reloads it from
+        // the file, whose mark covers `want_ms`, as the first call after a restart does.
         OuterLock io{try_io_lock, release_io_lock, false};
         bool raised = false;
         const bool ok = state_raise_mark(g, want_ms, now_ms, mark, raised, err, &io);
-        if (ok && raised) {
+        if (ok) {
+            const std::int64_t unit = g.unit_of(want_ms);
             SpinLockAcquire(&sh_->mutex);
             Slot* s = find_slot(sh_, g.key);
-            if (s != nullptr) s->loaded = false;
+            if (s != nullptr && (raised || (live(s, g.key) && s->live.st.last_time <= unit))) s->loaded = false;
             SpinLockRelease(&sh_->mutex);
         }
         release_if_held(io);

@@ -86,7 +86,10 @@ void state_forget(const StateKey& key) noexcept;
 // Under the key's file lock: raises the record's mark of g.key to `want` unless it already covers
 // it (the mark the record stands for is Generator::restore()'s: another server's record counts as
 // at least the clock plus the horizon). `mark` is the mark in force afterwards; `raised` says
-// whether it moved (then the live state, wherever it is kept, must restart from it). Raises only
+// whether the record was rewritten: the mark moved, or the record holds this run's live state (the
+// file store's) and what it has issued is not above `want`'s unit, so it restarts from the mark
+// (boot = 0) though the mark need not move. Either way a live state kept elsewhere (a slot) must
+// restart from it when it moved; a slot not above `want`'s unit must too (the caller's). Raises only
 // while waiting for the lock. With `outer`, it is taken with the file lock and still held on a true
 // return. In file_store.cpp; the shared store uses it too.
 [[nodiscard]] bool state_raise_mark(Generator& g, std::int64_t want, std::int64_t now_ms, std::int64_t& mark,

@@ -51,8 +51,11 @@
 //     mark under 0.1.0's own lock and poisons it (state_file.cpp).
 //  6. A mark raised by hand (StateStore::raise) is written and fsync'd under the key's locks like
 //     any other, and the live state restarts from it as after a restart (shared memory: the slot
-//     is unloaded; files: boot = 0). The file store returns only once the clock has left the time
-//     unit of the call, so no lease taken before it serves after it.
+//     is unloaded; files: boot = 0). The decision is taken against what the live state has issued,
+//     not the saved mark (which leads it by the reserve): a raise to a unit at or above the live
+//     state's last one restarts it from the larger of the two marks even when the saved mark need
+//     not move. The file store returns only once the clock has left the time unit of the call when
+//     the raise reaches the clock's unit, so no lease taken before it serves after it.
 //  7. DecimalIds: the mark is the largest generator number granted; a step that has no generator
 //     (a new run) or has used up its counter asks for the next number, persisted first.
 // Not covered: two servers with the same node number (a copied data directory that keeps its

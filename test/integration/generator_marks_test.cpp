@@ -145,6 +145,81 @@ TEST(GeneratorMarks, TraceIdAboveARaisedMarkWithoutPreloading) {
     trace_raise_keeps_every_session_above(cluster(false), "it_marks_trace_nopre");
 }
 
+// A raise to an ID just ahead of what the generator has issued, but below the mark it has already
+// saved (the saved mark leads the issued IDs by the reserve, about 100 ms; a TraceId's unit is the
+// whole current second): the raise must still restart the generator above it, though the saved mark
+// need not move. Every ID after it, in this session and another one that issued just before (and may
+// hold a block of sequence numbers, without preloading on 15/16), is above it. Each round first lets
+// the clock catch up with the IDs issued, then raises: many chances to land in that gap.
+struct NearRaise {
+    std::string setup, gen;
+    std::string (*above)();  // SQL for an ID of the unit just ahead of the clock
+    std::string (*raise)(const std::string& id);
+    std::string (*time_of)(const std::string& id);
+};
+
+void raise_just_ahead_keeps_ids_above(const Cluster& c, const std::string& dbname, const NearRaise& g, int rounds) {
+    Db db(c, dbname);
+    if (!g.setup.empty()) exec_on(db.dsn(), g.setup);
+    pqxx::connection ca(db.dsn()), cb(db.dsn());
+    pqxx::nontransaction a(ca), b(cb);
+    int failures = 0;
+    for (int round = 0; round < rounds; ++round) {
+        // Until the clock has caught up with the IDs issued (a fresh state, and one restarted by
+        // the previous round's raise, starts ahead of the clock).
+        for (int wait = 0; wait < 100; ++wait) {
+            if (text(a, "SELECT " + g.time_of(g.gen) + " <= clock_timestamp()") == "t") break;
+            a.exec("SELECT pg_sleep(0.05)");
+        }
+        num(b, "SELECT " + g.gen);
+        num(a, "SELECT " + g.gen);
+        const std::string above = text(a, "SELECT " + g.above());
+        exec_on(db.dsn(), "SELECT " + g.raise(above));
+        const long long got_a = num(a, "SELECT " + g.gen);
+        const long long got_b = num(b, "SELECT " + g.gen);
+        EXPECT_GT(got_a, std::stoll(above)) << "round " << round;
+        EXPECT_GT(got_b, std::stoll(above)) << "round " << round << " (another session)";
+        if (got_a <= std::stoll(above) || got_b <= std::stoll(above)) ++failures;
+    }
+    EXPECT_EQ(failures, 0);
+}
+
+const NearRaise kNearSnowflake{
+    "", "gen_snowflake()::bigint",
+    [] { return std::string("snowflake_upper(clock_timestamp() + interval '40 ms')::bigint"); },
+    [](const std::string& id) { return "snowflake_raise_mark(" + id + "::bigint::snowflake)"; },
+    [](const std::string& id) { return "snowflake_time((" + id + ")::snowflake)"; }};
+const NearRaise kNearShard{
+    "SELECT create_shard(79, 'shard_79', '2022-02-02 00:00:00+00')", "shard_79.next_id()",
+    [] { return std::string("shard_id_upper(clock_timestamp() + interval '40 ms', '2022-02-02 00:00:00+00')"); },
+    [](const std::string& id) { return "shard_raise_mark(79, " + id + ")"; },
+    [](const std::string& id) { return "shard_id_time(" + id + ", '2022-02-02 00:00:00+00')"; }};
+const NearRaise kNearTrace{
+    "", "gen_trace_id()", [] { return std::string("trace_id_upper(clock_timestamp())"); },
+    [](const std::string& id) { return "trace_id_raise_mark(" + id + ")"; },
+    [](const std::string& id) { return "trace_id_time(" + id + ")"; }};
+
+TEST(GeneratorMarks, NodeGeneratorRaisedJustAheadPreloaded) {
+    raise_just_ahead_keeps_ids_above(cluster(true), "it_marks_near_node_pre", kNearSnowflake, 20);
+}
+TEST(GeneratorMarks, NodeGeneratorRaisedJustAheadWithoutPreloading) {
+    raise_just_ahead_keeps_ids_above(cluster(false), "it_marks_near_node_nopre", kNearSnowflake, 20);
+}
+TEST(GeneratorMarks, ShardRaisedJustAheadPreloaded) {
+    raise_just_ahead_keeps_ids_above(cluster(true), "it_marks_near_shard_pre", kNearShard, 20);
+}
+TEST(GeneratorMarks, ShardRaisedJustAheadWithoutPreloading) {
+    raise_just_ahead_keeps_ids_above(cluster(false), "it_marks_near_shard_nopre", kNearShard, 20);
+}
+// TraceIds: `above` is the last ID of the current second (without preloading on 15/16 each raise
+// waits for the clock to leave that second).
+TEST(GeneratorMarks, TraceIdRaisedWithinTheCurrentSecondPreloaded) {
+    raise_just_ahead_keeps_ids_above(cluster(true), "it_marks_near_trace_pre", kNearTrace, 20);
+}
+TEST(GeneratorMarks, TraceIdRaisedWithinTheCurrentSecondWithoutPreloading) {
+    raise_just_ahead_keeps_ids_above(cluster(false), "it_marks_near_trace_nopre", kNearTrace, 20);
+}
+
 // Past a mark raised ahead of the clock, a generator issues id_gen.max_run_ahead (1 s) worth of
 // IDs, then refuses with 54000 until the clock gets there (as after a clock that stepped back).
 TEST(GeneratorMarks, AheadOfTheClockAtMostMaxRunAheadWorthOfIds) {
