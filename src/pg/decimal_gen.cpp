@@ -33,10 +33,17 @@ struct DecimalLease {
 DecimalLease g_lease;
 constexpr std::int64_t kLeaseCap = 1024;
 
-class DecimalGen final : public Generator {
+// The generator's key, a base so it is built before Generator refers to it.
+struct DecimalKey {
+    StateKey own_key;
+};
+
+class DecimalGen final : private DecimalKey, public Generator {
 public:
     explicit DecimalGen(std::uint32_t launch) noexcept
-        : Generator(StateKey{kDecimalStateKind, 0, static_cast<std::int32_t>(launch), 0}), launch_(launch) {}
+        : DecimalKey{StateKey{kDecimalStateKind, 0, static_cast<std::int32_t>(launch), 0}},
+          Generator(own_key),
+          launch_(launch) {}
 
     DecimalRefusal refusal = DecimalRefusal::kNone;
 

@@ -26,51 +26,10 @@ extern "C" {
 namespace idgen::pg {
 namespace {
 
-constexpr int kSlots = 4096;  // node layouts + (database, shard) pairs + launches in use since startup
-
-struct Slot {
-    StateKey key;
-    bool used;
-    bool loaded;
-    LiveState live;
-};
-struct Shared {
-    slock_t mutex;
-    int tranche;      // the LWLock tranche of `own_lock` (DSM registry segments)
-    LWLock own_lock;  // used in a DSM segment, which each backend may map at another address
-    Slot slots[kSlots];
-};
-
-std::uint32_t key_hash(const StateKey& k) noexcept {
-    std::uint64_t h = 1469598103934665603ULL;
-    auto mix = [&h](std::uint64_t v) {
-        h ^= v;
-        h *= 1099511628211ULL;
-    };
-    mix(k.kind);
-    mix(k.db);
-    mix(static_cast<std::uint32_t>(k.number));
-    return static_cast<std::uint32_t>(h ^ (h >> 32));
-}
-
-// Finds or claims the slot of `k` (same kind/db/number; the epoch is checked by the caller).
-// Under the spinlock.
-Slot* find_slot(Shared* sh, const StateKey& k) noexcept {
-    std::uint32_t i = key_hash(k) % kSlots;
-    for (int probes = 0; probes < kSlots; ++probes, i = (i + 1) % kSlots) {
-        Slot& s = sh->slots[i];
-        if (!s.used) {
-            s.used = true;
-            s.loaded = false;
-            s.key = k;
-            return &s;
-        }
-        if (s.key.kind == k.kind && s.key.db == k.db && s.key.number == k.number) return &s;
-    }
-    return nullptr;
-}
-
-bool live(const Slot* s, const StateKey& k) noexcept { return s != nullptr && s->loaded && same_key(s->key, k); }
+using Shared = SharedSegment;
+using Slot = SharedSlot;
+Slot* find_slot(Shared* sh, const StateKey& k) noexcept { return shared_find_slot(sh, k); }
+bool live(const Slot* s, const StateKey& k) noexcept { return shared_slot_live(s, k); }
 
 // The LWLock that serializes the slots' file I/O, as the OuterLock of a key's file lock. Another
 // backend may hold it through a slow fsync, and an LWLock wait cannot be interrupted: so it is only
@@ -91,27 +50,27 @@ public:
     bool leases() const noexcept override { return false; }
 
     Outcome run(Generator& g, std::uint32_t, std::int64_t now_ms, Step& out, StateError& err) override {
-        bool full = false, need_io = false;
-        Result<Step> step = Error::kNoOutcome;
-        SpinLockAcquire(&sh_->mutex);
-        Slot* s = find_slot(sh_, g.key);
-        if (s == nullptr) full = true;
-        else if (!live(s, g.key)) need_io = true;
-        else step = g.step(s->live, now_ms, 1);
-        SpinLockRelease(&sh_->mutex);
-        if (full) {
+        std::int64_t id = 0;
+        return shared_run<true>(sh_, g, now_ms, id, out, err);
+    }
+
+    // Out of line (the per-ID path is shared_attempt()): what an attempt found, when it did not
+    // simply issue.
+    __attribute__((noinline)) Outcome after_attempt(Generator& g, SharedFast f, const Result<Step>& step,
+                                                    std::int64_t now_ms, Step& out, StateError& err) {
+        if (f == SharedFast::kFull) {
             err.code = Error::kCapacityExceeded;
             err.detail = "all 4096 shared-memory generator slots are in use (each node layout, each (database, "
                          "shard) and each launch used since the server started takes one); restart the server to "
                          "free them";
             return Outcome::kError;
         }
-        if (!need_io && !step) {
+        if (f == SharedFast::kStepped && !step) {
             err.code = step.error();
             err.detail = g.detail;
             return Outcome::kError;
         }
-        if (!need_io && step->kind != StepKind::kReserve) {
+        if (f == SharedFast::kStepped && step->kind != StepKind::kReserve) {
             out = *step;
             return step->kind == StepKind::kIssued ? Outcome::kIssued : Outcome::kWait;
         }
@@ -235,6 +194,13 @@ SharedStore* t_store = nullptr;
 
 }  // namespace
 
+SharedSegment* g_shared_segment = nullptr;
+
+Outcome shared_after_attempt(Generator& g, SharedFast f, const Result<Step>& r, std::int64_t now_ms, Step& out,
+                             StateError& err) {
+    return t_store->after_attempt(g, f, r, now_ms, out, err);
+}
+
 std::size_t shared_segment_size() noexcept { return sizeof(Shared); }
 
 void shared_segment_init(void* segment, bool own_lock) {
@@ -257,6 +223,7 @@ StateStore& shared_store(void* segment, LWLock* io_lock, const char* name) {
     if (t_store == nullptr) {
         t_io_lock = io_lock;
         t_store = new (t_store_buf) SharedStore(static_cast<Shared*>(segment), name);
+        g_shared_segment = static_cast<Shared*>(segment);
     }
     return *t_store;
 }

@@ -23,7 +23,10 @@
 // store (the wait for the clock and retries out of line in generator_loop.cpp, with the hand-raised
 // marks). Following gen_snowflake(): snowflake.cpp -> snowflake_issue (snowflake_gen.cpp) ->
 // generator_issue (generator_loop.h) -> StateStore::run (one store's file) -> SnowflakeGen::step
-// -> snowflake_step (core/snowflake.cpp), and back.
+// -> snowflake_step (core/snowflake.cpp), and back. With a shared store the per-ID path (spinlock,
+// slot, step) is shared_run() in shared_store.h, inline in generator_issue with the generator's
+// step called directly (what StateStore::run of the shared stores also runs); only the rare
+// outcomes go through out-of-line and virtual calls.
 //
 // Why no ID repeats (the argument the tests check):
 //  1. Every read-modify-write of a key's state happens under one mutual exclusion for the whole
@@ -98,8 +101,10 @@ struct LiveState {
 // (nothing here raises, waits or does I/O).
 class Generator {
 public:
+    // `k` must outlive the generator (a generator lives for one call). Held by reference: a copy
+    // of a key the caller has just written would be read back before its stores have landed.
     explicit Generator(const StateKey& k) noexcept : key(k) {}
-    const StateKey key;
+    const StateKey& key;
     const char* detail = "";  // words for the last failed step (a static buffer), else ""
 
     // The clock as this generator reads it (-1 for one without a clock); the starting mark of a
