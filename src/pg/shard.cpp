@@ -4,7 +4,7 @@
 // this one entry point: it finds its shard number from its own schema (fn_oid -> pronamespace ->
 // the registry row keyed by schema name), caches that per backend, and issues
 //   41 bits of ms since the shard's epoch | 13 bits of shard | 10 bits of sequence
-// from generator state shared by every backend (see snowflake_state.h), so a shard never repeats
+// from generator state shared by every backend (see generators.h), so a shard never repeats
 // an ID however many it issues in one millisecond (unlike nextval() % 1024).
 //
 // On a cluster (Citus) several servers issue IDs of one shard. Each holds a block of the shard's
@@ -20,7 +20,7 @@
 #include "extension.h"
 #include "core/snowflake.h"
 #include "pg_time.h"
-#include "snowflake_state.h"
+#include "generators.h"
 
 extern "C" {
 #include "access/genam.h"

@@ -6,7 +6,7 @@
 #include "core/base36.h"
 #include "core/snowflake.h"
 #include "pg_time.h"
-#include "snowflake_state.h"
+#include "generators.h"
 
 extern "C" {
 #include "libpq/pqformat.h"

@@ -24,7 +24,7 @@
 
 #include "core/result.h"
 #include "core/state_record.h"
-#include "snowflake_state.h"
+#include "state_store.h"
 
 namespace idgen::pg {
 
@@ -34,12 +34,6 @@ struct LockedState {
     StateRecord rec;      // as read under the lock
     char path[64];        // relative to $PGDATA
     std::uint64_t ino = 0, dev = 0;
-};
-
-// Context for errors: what went wrong, in words (a static per-backend buffer).
-struct StateError {
-    Error code = Error::kNoOutcome;
-    const char* detail = "";
 };
 
 // Takes a lock by polling `attempt` (which must not block or raise): spins briefly, then sleeps
@@ -88,6 +82,18 @@ void state_unlock(LockedState& s) noexcept;
 
 // Forgets a cached descriptor whose file was replaced (closes it). Never raises.
 void state_forget(const StateKey& key) noexcept;
+
+// Under the key's file lock: raises the record's mark of g.key to `want` unless it already covers
+// it (the mark the record stands for is Generator::restore()'s: another server's record counts as
+// at least the clock plus the horizon). `mark` is the mark in force afterwards; `raised` says
+// whether the record was rewritten: the mark moved, or the record holds this run's live state (the
+// file store's) and what it has issued is not above `want`'s unit, so it restarts from the mark
+// (boot = 0) though the mark need not move. Either way a live state kept elsewhere (a slot) must
+// restart from it when it moved; a slot not above `want`'s unit must too (the caller's). Raises only
+// while waiting for the lock. With `outer`, it is taken with the file lock and still held on a true
+// return. In file_store.cpp; the shared store uses it too.
+[[nodiscard]] bool state_raise_mark(Generator& g, std::int64_t want, std::int64_t now_ms, std::int64_t& mark,
+                                    bool& raised, StateError& err, OuterLock* outer = nullptr);
 
 // How long the last successful fsync of a state file took, in ms (for sizing the reserve).
 [[nodiscard]] std::int64_t state_last_fsync_ms() noexcept;

@@ -1,13 +1,13 @@
-// id_gen: SQL entry points of TraceIds (gen_trace_id(), decoders, the validator) and DecimalIds
+// id_gen: SQL entry points of TraceIds (gen_trace_id(), decoders, the validator, bounds, the mark) and DecimalIds
 // (gen_decimal_id(), decoders). Both are bigints. TraceIds are issued by the snowflake generator
-// machinery (snowflake_state.h) over the trace state layout; DecimalIds by decimal_issue().
+// machinery (generators.h) over the trace state layout; DecimalIds by decimal_issue().
 #include <cstdint>
 
 #include "boundary.h"
 #include "core/snowflake.h"
 #include "core/trace_decimal.h"
 #include "pg_time.h"
-#include "snowflake_state.h"
+#include "generators.h"
 
 extern "C" {
 #include "utils/builtins.h"
@@ -112,6 +112,49 @@ IDGEN_FUNCTION(trace_id_is_valid) {
     // More than half a period allows every time: the nearest period is at most that far.
     const std::int64_t skew_s = s > idgen::kTracePeriodS ? idgen::kTracePeriodS : static_cast<std::int64_t>(s);
     PG_RETURN_BOOL(idgen::trace_check(id, ref_s, skew_s) == idgen::TraceCheck::kValid);
+}
+
+// trace_id_lower(at) / trace_id_upper(at): the smallest and largest TraceId of the second
+// containing `at` (node 0 counter 1, node 65535 counter 4194303): every TraceId issued in that
+// second lies between them, and trace_id_time(id, at) reads each back as that second. Before 1970
+// no TraceId is issued (22003); an infinite time is 22008.
+static Datum trace_bound(FunctionCallInfo fcinfo, idgen::pg::Failure& failure, bool upper) {
+    const TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
+    if (TIMESTAMP_NOT_FINITE(ts))
+        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                        errmsg("the time of a TraceId bound must be finite, not %s", timestamptz_to_str(ts))));
+    const std::int64_t s = reference_seconds(ts);
+    auto id = upper ? idgen::trace_pack(s, idgen::kTraceNodeMax, idgen::kTraceCounterMax) : idgen::trace_pack(s, 0, 1);
+    if (!id) return failure.fail(idgen::Error::kTimeOutOfRange, kTraceType, timestamptz_to_str(ts));
+    PG_RETURN_INT64(*id);
+}
+
+IDGEN_FUNCTION(trace_id_lower) { return trace_bound(fcinfo, failure, false); }
+
+IDGEN_FUNCTION(trace_id_upper) { return trace_bound(fcinfo, failure, true); }
+
+// trace_id_raise_mark(above): every TraceId gen_trace_id() issues on this server from now on is
+// in a later second than `above` (so greater, within the period), whose time is read in the period
+// nearest the generators' clock. For IDs issued by another server, or by this data directory's
+// earlier life, that may lie ahead of this server's clock. Returns the mark in force.
+IDGEN_FUNCTION(trace_id_raise_mark) {
+    const std::int64_t above = PG_GETARG_INT64(0);
+    if (!trace_decodable(above)) return trace_bad_id(above, failure);
+    idgen::pg::require_writable("trace_id_raise_mark()");
+    char shown[32];
+    format_int8(above, shown, sizeof shown);
+    const std::int64_t now_ms = idgen::pg::generator_clock_ms();
+    const std::int64_t now_s = now_ms >= 0 ? now_ms / 1000 : -((-now_ms + 999) / 1000);
+    const std::int64_t mark_ms = idgen::trace_time_s(above, now_s) * 1000;
+    idgen::pg::require_mark_within_reach(mark_ms, shown, "gen_trace_id()");
+    const idgen::SnowflakeLayout l = idgen::trace_state_layout();
+    const idgen::pg::StateKey key{static_cast<std::uint8_t>(idgen::LayoutKind::kTrace), 0, 0, 0};
+    const char* detail = "";
+    auto mark = idgen::pg::snowflake_raise_mark(key, l, mark_ms, detail);
+    if (!mark) return failure.fail(mark.error(), kTraceType, detail);
+    if (!idgen::pg::unix_ms_fits_timestamptz(*mark))
+        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
+    PG_RETURN_TIMESTAMPTZ(idgen::pg::unix_ms_to_timestamptz(*mark));
 }
 
 // gen_decimal_id(): the launch number comes from id_gen.launch_id.

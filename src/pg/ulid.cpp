@@ -3,7 +3,8 @@
 
 #include "boundary.h"
 #include "core/ulid.h"
-#include "module.h"
+#include "backend_entropy.h"
+#include "core/clock.h"
 #include "pg_time.h"
 
 extern "C" {

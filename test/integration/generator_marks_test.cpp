@@ -1,4 +1,4 @@
-// snowflake_raise_mark() and shard_raise_mark(): after a raise to an ID ahead of the clock (as IDs
+// snowflake_raise_mark(), shard_raise_mark() and trace_id_raise_mark(): after a raise to an ID ahead of the clock (as IDs
 // restored from a server whose clock ran ahead), every ID a generator issues is above it, in every
 // session, also one that held a block of sequence numbers from before (without preloading, on 15
 // and 16); a mark never moves back; the errors. On both test clusters: preloaded (shared memory)
@@ -111,6 +111,115 @@ TEST(GeneratorMarks, ShardAboveARaisedMarkWithoutPreloading) {
     raise_keeps_every_session_above(cluster(false), "it_marks_shard_nopre", kShard);
 }
 
+// trace_id_raise_mark(): TraceIds have 1 s time units, so each round raises the mark to the last ID
+// of a whole second further ahead (3 s, then 5 s, 7 s): the mark is that second, and every TraceId
+// after it is above it, in another session (which may hold a block of the current second's
+// counters, without preloading on 15/16) and in another database (the generator is the server's).
+void trace_raise_keeps_every_session_above(const Cluster& c, const std::string& dbname) {
+    Db db(c, dbname);
+    Db other_db(c, dbname + "_other");
+    pqxx::connection ca(db.dsn()), cb(db.dsn()), co(other_db.dsn());
+    pqxx::nontransaction a(ca), b(cb), other(co);
+    for (int round = 0; round < 3; ++round) {
+        const long long b_before = num(b, "SELECT max(gen_trace_id()) FROM generate_series(1, 300)");
+        const std::string above =
+            text(a, "SELECT trace_id_upper(clock_timestamp() + interval '3 s' + " + std::to_string(round) + " * interval '2 s')");
+        ASSERT_GT(std::stoll(above), b_before);
+        EXPECT_EQ(text(a, "SELECT trace_id_raise_mark(" + above + ") = trace_id_time(" + above + ")"), "t") << "round " << round;
+        EXPECT_GT(num(b, "SELECT gen_trace_id()"), std::stoll(above)) << "round " << round;
+        EXPECT_GT(num(other, "SELECT gen_trace_id()"), std::stoll(above)) << "round " << round;
+        EXPECT_EQ(num(a, "SELECT count(*) FROM (SELECT gen_trace_id() AS id FROM generate_series(1, 1000)) s WHERE id <= " + above),
+                  0)
+            << "round " << round;
+    }
+    // A lower ID leaves the mark where it is; each session's IDs keep increasing.
+    const long long last = num(a, "SELECT gen_trace_id()");
+    EXPECT_EQ(text(a, "SELECT trace_id_raise_mark(trace_id_lower(now())) > now()"), "t");
+    EXPECT_GT(num(a, "SELECT gen_trace_id()"), last);
+}
+
+TEST(GeneratorMarks, TraceIdAboveARaisedMarkPreloaded) {
+    trace_raise_keeps_every_session_above(cluster(true), "it_marks_trace_pre");
+}
+TEST(GeneratorMarks, TraceIdAboveARaisedMarkWithoutPreloading) {
+    trace_raise_keeps_every_session_above(cluster(false), "it_marks_trace_nopre");
+}
+
+// A raise to an ID just ahead of what the generator has issued, but below the mark it has already
+// saved (the saved mark leads the issued IDs by the reserve, about 100 ms; a TraceId's unit is the
+// whole current second): the raise must still restart the generator above it, though the saved mark
+// need not move. Every ID after it, in this session and another one that issued just before (and may
+// hold a block of sequence numbers, without preloading on 15/16), is above it. Each round first lets
+// the clock catch up with the IDs issued, then raises: many chances to land in that gap.
+struct NearRaise {
+    std::string setup, gen;
+    std::string (*above)();  // SQL for an ID of the unit just ahead of the clock
+    std::string (*raise)(const std::string& id);
+    std::string (*time_of)(const std::string& id);
+};
+
+void raise_just_ahead_keeps_ids_above(const Cluster& c, const std::string& dbname, const NearRaise& g, int rounds) {
+    Db db(c, dbname);
+    if (!g.setup.empty()) exec_on(db.dsn(), g.setup);
+    pqxx::connection ca(db.dsn()), cb(db.dsn());
+    pqxx::nontransaction a(ca), b(cb);
+    int failures = 0;
+    for (int round = 0; round < rounds; ++round) {
+        // Until the clock has caught up with the IDs issued (a fresh state, and one restarted by
+        // the previous round's raise, starts ahead of the clock).
+        for (int wait = 0; wait < 100; ++wait) {
+            if (text(a, "SELECT " + g.time_of(g.gen) + " <= clock_timestamp()") == "t") break;
+            a.exec("SELECT pg_sleep(0.05)");
+        }
+        num(b, "SELECT " + g.gen);
+        num(a, "SELECT " + g.gen);
+        const std::string above = text(a, "SELECT " + g.above());
+        exec_on(db.dsn(), "SELECT " + g.raise(above));
+        const long long got_a = num(a, "SELECT " + g.gen);
+        const long long got_b = num(b, "SELECT " + g.gen);
+        EXPECT_GT(got_a, std::stoll(above)) << "round " << round;
+        EXPECT_GT(got_b, std::stoll(above)) << "round " << round << " (another session)";
+        if (got_a <= std::stoll(above) || got_b <= std::stoll(above)) ++failures;
+    }
+    EXPECT_EQ(failures, 0);
+}
+
+const NearRaise kNearSnowflake{
+    "", "gen_snowflake()::bigint",
+    [] { return std::string("snowflake_upper(clock_timestamp() + interval '40 ms')::bigint"); },
+    [](const std::string& id) { return "snowflake_raise_mark(" + id + "::bigint::snowflake)"; },
+    [](const std::string& id) { return "snowflake_time((" + id + ")::snowflake)"; }};
+const NearRaise kNearShard{
+    "SELECT create_shard(79, 'shard_79', '2022-02-02 00:00:00+00')", "shard_79.next_id()",
+    [] { return std::string("shard_id_upper(clock_timestamp() + interval '40 ms', '2022-02-02 00:00:00+00')"); },
+    [](const std::string& id) { return "shard_raise_mark(79, " + id + ")"; },
+    [](const std::string& id) { return "shard_id_time(" + id + ", '2022-02-02 00:00:00+00')"; }};
+const NearRaise kNearTrace{
+    "", "gen_trace_id()", [] { return std::string("trace_id_upper(clock_timestamp())"); },
+    [](const std::string& id) { return "trace_id_raise_mark(" + id + ")"; },
+    [](const std::string& id) { return "trace_id_time(" + id + ")"; }};
+
+TEST(GeneratorMarks, NodeGeneratorRaisedJustAheadPreloaded) {
+    raise_just_ahead_keeps_ids_above(cluster(true), "it_marks_near_node_pre", kNearSnowflake, 20);
+}
+TEST(GeneratorMarks, NodeGeneratorRaisedJustAheadWithoutPreloading) {
+    raise_just_ahead_keeps_ids_above(cluster(false), "it_marks_near_node_nopre", kNearSnowflake, 20);
+}
+TEST(GeneratorMarks, ShardRaisedJustAheadPreloaded) {
+    raise_just_ahead_keeps_ids_above(cluster(true), "it_marks_near_shard_pre", kNearShard, 20);
+}
+TEST(GeneratorMarks, ShardRaisedJustAheadWithoutPreloading) {
+    raise_just_ahead_keeps_ids_above(cluster(false), "it_marks_near_shard_nopre", kNearShard, 20);
+}
+// TraceIds: `above` is the last ID of the current second (without preloading on 15/16 each raise
+// waits for the clock to leave that second).
+TEST(GeneratorMarks, TraceIdRaisedWithinTheCurrentSecondPreloaded) {
+    raise_just_ahead_keeps_ids_above(cluster(true), "it_marks_near_trace_pre", kNearTrace, 20);
+}
+TEST(GeneratorMarks, TraceIdRaisedWithinTheCurrentSecondWithoutPreloading) {
+    raise_just_ahead_keeps_ids_above(cluster(false), "it_marks_near_trace_nopre", kNearTrace, 20);
+}
+
 // Past a mark raised ahead of the clock, a generator issues id_gen.max_run_ahead (1 s) worth of
 // IDs, then refuses with 54000 until the clock gets there (as after a clock that stepped back).
 TEST(GeneratorMarks, AheadOfTheClockAtMostMaxRunAheadWorthOfIds) {
@@ -198,6 +307,60 @@ TEST(GeneratorMarks, ErrorsLabelsAndPrivileges) {
         tx.exec("RESET ROLE");
     }
     exec_on(db.dsn(), "DROP ROLE it_marks_user");
+}
+
+TEST(GeneratorMarks, TraceIdErrorsAndPrivileges) {
+    Db db(cluster(true), "it_marks_trace_errors");
+    pqxx::connection c(db.dsn());
+    std::string msg;
+    // Not a TraceId: 0, negative, counter 0; the message names the value.
+    EXPECT_EQ(sqlstate_of(c, "SELECT trace_id_raise_mark(0)", &msg), "22003");
+    EXPECT_NE(msg.find("\"0\""), std::string::npos) << msg;
+    EXPECT_EQ(sqlstate_of(c, "SELECT trace_id_raise_mark(-6123839962090569733)"), "22003");
+    EXPECT_EQ(sqlstate_of(c, "SELECT trace_id_raise_mark(6123839962061209600)", &msg), "22003");
+    EXPECT_NE(msg.find("6123839962061209600"), std::string::npos) << msg;
+    // More than a day ahead of the clock: refused, and nothing moves.
+    EXPECT_EQ(sqlstate_of(c, "SELECT trace_id_raise_mark(trace_id_upper(clock_timestamp() + interval '30 hours'))", &msg),
+              "22003");
+    EXPECT_NE(msg.find("ahead of the clock, more than a day"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("gen_trace_id()"), std::string::npos) << msg;
+    {
+        pqxx::nontransaction tx(c);
+        EXPECT_EQ(num(tx, "SELECT count(*) FROM (SELECT gen_trace_id() AS id FROM generate_series(1, 10)) s "
+                          "WHERE trace_id_time(id) > clock_timestamp() + interval '1 hour'"),
+                  0);
+        EXPECT_EQ(text(tx, "SELECT trace_id_raise_mark(NULL)"), "NULL");
+    }
+    EXPECT_EQ(sqlstate_of(c, "BEGIN READ ONLY; SELECT trace_id_raise_mark(trace_id_lower(now()))", &msg), "25006");
+    EXPECT_NE(msg.find("trace_id_raise_mark()"), std::string::npos) << msg;
+    {
+        pqxx::nontransaction tx(c);
+        tx.exec("ROLLBACK");
+    }
+    // Bounds: before 1970 22003 naming the time, infinite 22008.
+    EXPECT_EQ(sqlstate_of(c, "SELECT trace_id_lower('1969-12-31 23:59:59+00')", &msg), "22003");
+    EXPECT_NE(msg.find("1969-12-31"), std::string::npos) << msg;
+    EXPECT_EQ(sqlstate_of(c, "SELECT trace_id_upper('infinity')"), "22008");
+    // Not for PUBLIC (libpqxx 6.4 reports 42501 as insufficient_privilege, without the SQLSTATE);
+    // the bounds are.
+    exec_on(db.dsn(), "DROP ROLE IF EXISTS it_marks_trace_user; CREATE ROLE it_marks_trace_user");
+    bool refused = false;
+    try {
+        pqxx::nontransaction tx(c);
+        tx.exec("SET ROLE it_marks_trace_user");
+        EXPECT_EQ(text(tx, "SELECT trace_id_lower(now()) <= trace_id_upper(now())"), "t");
+        tx.exec("SELECT trace_id_raise_mark(trace_id_lower(now()))");
+    } catch (const pqxx::insufficient_privilege& e) {
+        refused = std::string(e.what()).find("permission denied for function") != std::string::npos;
+    } catch (const pqxx::sql_error& e) {
+        ADD_FAILURE() << e.what();
+    }
+    EXPECT_TRUE(refused);
+    {
+        pqxx::nontransaction tx(c);
+        tx.exec("RESET ROLE");
+    }
+    exec_on(db.dsn(), "DROP ROLE it_marks_trace_user");
 }
 
 }  // namespace
