@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "chacha20.h"
 #include "no_pg_check.h"
 
 namespace idgen {
@@ -24,11 +25,25 @@ bool os_random(std::uint8_t* out, std::size_t n) noexcept {
 
 void EntropyPool::wipe() noexcept {
     std::memset(buf_, 0, sizeof buf_);
+    std::memset(key_, 0, sizeof key_);
     pos_ = kBlock;
+    since_reseed_ = kReseedBytes;
 }
 
 bool EntropyPool::refill() noexcept {
-    if (!os_random(buf_, kBlock)) return false;
+    static_assert(kBlock % kChaCha20BlockLen == 0 && sizeof key_ == kChaCha20KeyLen);
+    if (since_reseed_ >= kReseedBytes) {
+        if (!os_random(key_, sizeof key_)) return false;
+        since_reseed_ = 0;
+    }
+    static constexpr std::uint8_t kNonce[kChaCha20NonceLen] = {};  // a key serves one batch
+    chacha20_blocks(key_, 1, kNonce, buf_, kBlock / kChaCha20BlockLen);
+    std::uint8_t next[kChaCha20BlockLen];
+    chacha20_blocks(key_, 0, kNonce, next, 1);
+    std::memcpy(key_, next, sizeof key_);  // fast key erasure: the batch's key is gone
+    volatile std::uint8_t* erase = next;
+    for (std::size_t i = 0; i < sizeof next; ++i) erase[i] = 0;
+    since_reseed_ += kBlock;
     pos_ = 0;
     return true;
 }
