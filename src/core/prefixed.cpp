@@ -17,9 +17,8 @@ bool prefix_valid(const char* p, std::size_t n) noexcept {
     return true;
 }
 
-Result<std::size_t> prefixed_format(const char* prefix, std::size_t prefix_len, const std::uint8_t (&id)[16],
-                                    char* out, PrefixedBody body) noexcept {
-    if (!prefix_valid(prefix, prefix_len)) return Error::kInvalidPrefix;
+std::size_t prefixed_format_valid(const char* prefix, std::size_t prefix_len, const std::uint8_t (&id)[16],
+                                  char* out, PrefixedBody body) noexcept {
     std::memcpy(out, prefix, prefix_len);
     out[prefix_len] = '_';
     if (body == PrefixedBody::kBase62) {
@@ -28,6 +27,12 @@ Result<std::size_t> prefixed_format(const char* prefix, std::size_t prefix_len, 
         base36_encode128(load_be128(id), out + prefix_len + 1);
     }
     return prefix_len + 1 + prefixed_body_len(body);
+}
+
+Result<std::size_t> prefixed_format(const char* prefix, std::size_t prefix_len, const std::uint8_t (&id)[16],
+                                    char* out, PrefixedBody body) noexcept {
+    if (!prefix_valid(prefix, prefix_len)) return Error::kInvalidPrefix;
+    return prefixed_format_valid(prefix, prefix_len, id, out, body);
 }
 
 Result<PrefixedId> prefixed_parse(const char* s, std::size_t n, PrefixedBody body_encoding) noexcept {

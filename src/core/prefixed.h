@@ -35,6 +35,12 @@ enum class PrefixedBody : std::uint8_t { kBase36, kBase62 };
 
 // Writes prefix, '_', the body (25 base36 or 22 base62 characters) into out (room for
 // kPrefixedMaxLen) and returns the length written; kInvalidPrefix if the prefix is not acceptable.
+// prefixed_format() for a prefix already found valid (prefix_valid(prefix, prefix_len)): no check
+// (gen_prefixed()'s cached prefixes, checked once before they were cached). `out` has room for
+// kPrefixedMaxLen characters.
+[[nodiscard]] std::size_t prefixed_format_valid(const char* prefix, std::size_t prefix_len, const std::uint8_t (&id)[16],
+                                                char* out, PrefixedBody body) noexcept;
+
 [[nodiscard]] Result<std::size_t> prefixed_format(const char* prefix, std::size_t prefix_len,
                                                   const std::uint8_t (&id)[16], char* out,
                                                   PrefixedBody body = PrefixedBody::kBase36) noexcept;

@@ -293,9 +293,11 @@ bool registry_triggers_always(const Registry& reg) {
     return row && truncate;
 }
 
-// Whether `prefix` is registered, for gen_prefixed(): from the cache, or read and then cached
-// (when the triggers keep the cache current; otherwise read on every call).
-bool prefix_registered(const Registry& reg, text* prefix) {
+// Whether `prefix` (data, len) is registered, for gen_prefixed(): from the cache (kCached: a
+// valid prefix, checked before it was cached), or read and then cached (when the triggers keep
+// the cache current and the prefix is valid; otherwise read on every call).
+enum class Registered : std::uint8_t { kNo, kRead, kCached };
+Registered prefix_registered(const Registry& reg, text* prefix, const char* data, std::size_t len) {
     if (!g_known_callback) {
         CacheRegisterRelcacheCallback(known_on_relcache, (Datum)0);
         CacheRegisterSyscacheCallback(AUTHOID, acl_on_syscache, (Datum)0);
@@ -307,13 +309,11 @@ bool prefix_registered(const Registry& reg, text* prefix) {
         g_known = Known{};
         g_known.relid = reg.relid;
     }
-    const std::size_t len = VARSIZE_ANY_EXHDR(prefix);
-    const char* data = VARDATA_ANY(prefix);
     // No longer prefix can be registered (the registry's CHECK): refused as unregistered.
-    if (len < 1 || len > idgen::kPrefixMaxLen) return false;
+    if (len < 1 || len > idgen::kPrefixMaxLen) return Registered::kNo;
     if (g_known.trust == Trust::kYes && known_has(data, len)) {
         check_select_cached(reg);
-        return true;
+        return Registered::kCached;
     }
     bool found, trusted;
     std::uint64_t generation;
@@ -327,7 +327,8 @@ bool prefix_registered(const Registry& reg, text* prefix) {
         }
         found = registered_owner(reg, prefix, nullptr) != nullptr;  // the catalog snapshot: see above
     } while (generation != g_known_generation);
-    if (found && trusted && g_known.relid == reg.relid && !known_has(data, len)) {
+    // Only a valid prefix is cached (the registry's CHECK says so, but a hit skips the format's check).
+    if (found && trusted && g_known.relid == reg.relid && !known_has(data, len) && idgen::prefix_valid(data, len)) {
         KnownPrefix* slot = nullptr;
         for (auto& e : g_known.entries)
             if (e.len == 0) {
@@ -341,7 +342,7 @@ bool prefix_registered(const Registry& reg, text* prefix) {
         std::memcpy(slot->prefix, data, len);
         slot->len = static_cast<std::uint8_t>(len);
     }
-    return found;
+    return found ? Registered::kRead : Registered::kNo;
 }
 
 }  // namespace
@@ -410,17 +411,24 @@ IDGEN_FUNCTION(gen_prefixed) {
     text* prefix = PG_GETARG_TEXT_PP(0);
     const idgen::PrefixedBody body = body_arg(fcinfo, 1);
     const Registry& reg = registry(fcinfo, "gen_prefixed()");
-    if (!prefix_registered(reg, prefix))
+    const TextArg p{VARDATA_ANY(prefix), VARSIZE_ANY_EXHDR(prefix)};
+    const Registered registered = prefix_registered(reg, prefix, p.data, p.len);
+    if (registered == Registered::kNo)
         ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT),
                         errmsg("prefix \"%s\" is not registered", text_to_cstring(prefix)),
                         errhint("Register it first with prefix_register(prefix, owner).")));
-    const TextArg p{VARDATA_ANY(prefix), VARSIZE_ANY_EXHDR(prefix)};
     text* out = static_cast<text*>(palloc(VARHDRSZ + idgen::kPrefixedMaxLen));
     auto id = idgen::pg::next_uuidv7();
     if (!id) return failure.fail(id.error(), "uuid", "the clock is past the year 2262");
-    auto n = idgen::prefixed_format(p.data, p.len, id->bytes, VARDATA(out), body);
-    if (!n) return failure.fail(n.error(), kType, p.data, p.len);
-    SET_VARSIZE(out, VARHDRSZ + *n);
+    std::size_t n;
+    if (registered == Registered::kCached) {
+        n = idgen::prefixed_format_valid(p.data, p.len, id->bytes, VARDATA(out), body);
+    } else {
+        auto checked = idgen::prefixed_format(p.data, p.len, id->bytes, VARDATA(out), body);
+        if (!checked) return failure.fail(checked.error(), kType, p.data, p.len);
+        n = *checked;
+    }
+    SET_VARSIZE(out, VARHDRSZ + n);
     PG_RETURN_TEXT_P(out);
 }
 

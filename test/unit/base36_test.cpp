@@ -81,6 +81,30 @@ TEST(Base36, Encode128AtChunkBoundaries) {
     }
 }
 
+// The 128-bit encoding's quotient by 36^12 is a multiplication by a 105-bit reciprocal: exact only
+// if the reciprocal and the shift are right for every value. Against plain repeated division: random
+// values of every bit length, and a multiple of 36^12 (where a quotient off by one shows first) and
+// its neighbours for random multipliers over the whole range, the largest ones included.
+TEST(Base36, Encode128MatchesRepeatedDivisionEverywhere) {
+    std::mt19937_64 rng(36);
+    const u128 p12 = 4738381338321616896ULL;
+    for (int i = 0; i < 200000; ++i) {
+        u128 v = (static_cast<u128>(rng()) << 64) | rng();
+        v >>= i % 128;
+        ASSERT_EQ(enc128(v), ref(v, 25));
+        const u128 k = ((static_cast<u128>(rng()) << 64) | rng()) % (kMax128 / p12 + 1) >> (i % 67);
+        const u128 m = k * p12;
+        for (int d = -1; d <= 1; ++d) {
+            const u128 w = m + static_cast<u128>(static_cast<__int128>(d));
+            if (d < 0 && m == 0) continue;
+            ASSERT_EQ(enc128(w), ref(w, 25));
+        }
+    }
+    const u128 last = (kMax128 / p12) * p12;  // the largest multiple
+    for (u128 v : {last - 1, last, last + 1, kMax128 - (u128{1} << 24), kMax128 >> 1, (kMax128 >> 24) << 24})
+        ASSERT_EQ(enc128(v), ref(v, 25));
+}
+
 // Encode -> decode is the identity on every boundary value.
 TEST(Base36, BoundaryRoundTrip) {
     for (std::uint64_t v : {std::uint64_t{0}, std::uint64_t{1}, kMax64, kMax64 - 1,
