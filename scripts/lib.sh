@@ -20,11 +20,24 @@ fi
 
 # compile_extension: builds id_gen in the repository against $PG_CONFIG (nothing outside it).
 compile_extension() {
-  # Objects built against another server version are not reused.
-  local stamp="$ROOT/.pg_config.stamp" want
+  # Objects built against another server version are not reused, but they are kept: when the
+  # server changes, the objects of the one built last are set aside in build/pgxs-objects (a tar
+  # per server, file times kept) and those of the server wanted are brought back, so a run over
+  # several versions recompiles only what changed since that server's last build (make compares
+  # the restored objects' times with the sources' as usual) instead of everything, each version.
+  local stamp="$ROOT/.pg_config.stamp" store="$ROOT/build/pgxs-objects" want have
   want="$PG_CONFIG $("$PG_CONFIG" --version)"
-  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  have=$(cat "$stamp" 2>/dev/null)
+  if [ "$have" != "$want" ]; then
+    mkdir -p "$store"
+    if [ -n "$have" ]; then
+      (cd "$ROOT" && find src/core src/pg -maxdepth 1 \( -name '*.o' -o -name '*.bc' \) && find . -maxdepth 1 -name '*.so') |
+        tar -C "$ROOT" -cf "$store/$(printf '%s' "$have" | md5sum | cut -c1-16).tar" -T - || return 1
+    fi
     make -C "$ROOT" -s clean PG_CONFIG="$PG_CONFIG" >/dev/null
+    local saved
+    saved="$store/$(printf '%s' "$want" | md5sum | cut -c1-16).tar"
+    if [ -f "$saved" ]; then tar -C "$ROOT" -xpf "$saved" || return 1; fi
     echo "$want" >"$stamp"
   fi
   make -C "$ROOT" -s -j"$JOBS" PG_CONFIG="$PG_CONFIG"

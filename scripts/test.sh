@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test layer of id_gen against its own throwaway PostgreSQL cluster and ends with the
 # line "N passed, N failed". Exit status 0 only when nothing failed.
-#   FUZZ_SECONDS     seconds per fuzz target (default 15; run longer by hand)
+#   FUZZ_SECONDS     seconds per fuzz target (default 8; run longer by hand)
 #   IDGEN_TEST_PORT  the first port of the test clusters (default 54329); they use it and the
 #                    next three, and the cross-version layer base+20 to base+25
 #   IDGEN_SERVERLESS_LAYERS  1 (default) also runs the layers that use no server (unit tests, the
@@ -10,7 +10,7 @@
 set -uo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-FUZZ_SECONDS=${FUZZ_SECONDS:-15}
+FUZZ_SECONDS=${FUZZ_SECONDS:-8}
 
 # IDGEN_PG_VERSIONS (default "15 17 18"): every layer once per PostgreSQL major version, each
 # against its own server (scripts/pg_versions.sh builds the ones Debian 12 does not package, once,
