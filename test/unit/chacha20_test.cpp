@@ -159,3 +159,23 @@ TEST(EntropyPoolChaCha, PoolsAndForkedCopiesDiffer) {
     ASSERT_TRUE(same.fill(y.data(), y.size()));
     EXPECT_EQ(x, y);
 }
+
+// Between kernel keys the pool is a deterministic generator (a copy repeats it), and a new kernel key
+// is drawn exactly after kReseedBytes: two copies agree on the last batch of a MiB and differ from the
+// next byte on.
+TEST(EntropyPoolChaCha, NewKernelKeyEveryReseedBytes) {
+    idgen::EntropyPool pool;
+    pool.set_owner(1);
+    std::vector<std::uint8_t> sink(idgen::EntropyPool::kReseedBytes - idgen::EntropyPool::kBlock);
+    ASSERT_TRUE(pool.fill(sink.data(), sink.size()));  // 255 batches
+    idgen::EntropyPool copy = pool;
+    std::vector<std::uint8_t> x(idgen::EntropyPool::kBlock), y(idgen::EntropyPool::kBlock);
+    ASSERT_TRUE(pool.fill(x.data(), x.size()));
+    ASSERT_TRUE(copy.fill(y.data(), y.size()));
+    EXPECT_EQ(x, y);  // the 256th batch: the same key chain
+    x.resize(64);
+    y.resize(64);
+    ASSERT_TRUE(pool.fill(x.data(), x.size()));
+    ASSERT_TRUE(copy.fill(y.data(), y.size()));
+    EXPECT_NE(x, y);  // the next batch: each drew its own kernel key
+}
