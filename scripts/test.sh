@@ -3,7 +3,8 @@
 # line "N passed, N failed". Exit status 0 only when nothing failed.
 #   FUZZ_SECONDS     seconds per fuzz target (default 8; run longer by hand)
 #   IDGEN_TEST_PORT  the first port of the test clusters (default 54329); they use it and the
-#                    next three, and the cross-version layer base+20 to base+25
+#                    next seven (the integration layer's second pair base+4 to base+7, the Citus
+#                    layer the same four afterwards), and the cross-version layer base+20 to base+25
 #   IDGEN_SERVERLESS_LAYERS  1 (default) also runs the layers that use no server (unit tests, the
 #                    C++ library's own tests, fuzzing); the run over several versions sets it for
 #                    the first version only, since their code does not depend on the server
@@ -164,11 +165,13 @@ PORT=${IDGEN_TEST_PORT:-54329}
 cleanup() {
   stop_cluster "$WORK/pg"
   stop_cluster "$WORK/pg2"
+  stop_cluster "$WORK/it2/pg"
+  stop_cluster "$WORK/it2/pg2"
   for d in "$WORK"/citus?/data; do
     [ -f "$d/postmaster.pid" ] && as_pg "${CITUS_BINDIR:-$PG_BINDIR}/pg_ctl" -D "$d" -m immediate -w stop >/dev/null 2>&1
   done
   # Clusters of the fault layer and of the logical replication tests, should a run have been cut short.
-  for d in "$WORK"/fault/*/*/data "$WORK"/logrep/*/data; do
+  for d in "$WORK"/fault/*/*/data "$WORK"/logrep/*/data "$WORK"/it2/logrep/*/data; do
     [ -f "$d/postmaster.pid" ] && as_pg "$PG_BINDIR/pg_ctl" -D "$d" -m immediate -w stop >/dev/null 2>&1
   done
   [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
@@ -179,10 +182,11 @@ trap cleanup EXIT
 # cluster, node 2, does not preload it (the generators keep their state in locked files).
 # Both let id_gen.test_clock_offset move the generators' clock (id_gen.enable_test_clock: test clusters only).
 # id_gen.launch_id (gen_decimal_id()) is 1 and 2.
-start_cluster "$WORK/pg" "$PORT" "shared_preload_libraries = 'id_gen'" "id_gen.node_id = 1" "id_gen.enable_test_clock = on" "id_gen.launch_id = 1" \
-  || { echo "0 passed, 1 failed"; exit 1; }
-start_cluster "$WORK/pg2" "$((PORT + 1))" "shared_buffers = 64MB" "id_gen.node_id = 2" "id_gen.enable_test_clock = on" "id_gen.launch_id = 2" \
-  || { echo "0 passed, 1 failed"; exit 1; }
+main_clusters() { # main_clusters DIR PORT: the two clusters in DIR/pg (PORT) and DIR/pg2 (PORT + 1)
+  start_cluster "$1/pg" "$2" "shared_preload_libraries = 'id_gen'" "id_gen.node_id = 1" "id_gen.enable_test_clock = on" "id_gen.launch_id = 1" \
+    && start_cluster "$1/pg2" "$(($2 + 1))" "shared_buffers = 64MB" "id_gen.node_id = 2" "id_gen.enable_test_clock = on" "id_gen.launch_id = 2"
+}
+main_clusters "$WORK" "$PORT" || { echo "0 passed, 1 failed"; exit 1; }
 export PGHOST="$WORK/pg" PGPORT="$PORT" PGUSER=postgres
 export IDGEN_NOPRELOAD_PGHOST="$WORK/pg2" IDGEN_NOPRELOAD_PGPORT="$((PORT + 1))" IDGEN_NOPRELOAD_PGDATA="$WORK/pg2/data"
 # For the integration tests: where the cluster lives and how to run its tools as its owner.
@@ -199,11 +203,13 @@ tally() { # tally LAYER PASSED FAILED [SKIPPED]
 }
 
 # gtest binaries: one count per test case; a crash counts as a failure.
-run_gtest() { # run_gtest LAYER BINARY
-  local log="$WORK/$1.log" rc p f
+run_gtest() { # run_gtest LAYER BINARY [TIMEOUT]
   # Bounded, so a deadlocked test fails the run instead of stalling CI.
-  timeout -k 10 "${3:-900}" "$2" --gtest_color=no >"$log" 2>&1
-  rc=$?
+  timeout -k 10 "${3:-900}" "$2" --gtest_color=no >"$WORK/$1.log" 2>&1
+  gtest_tally "$1" $?
+}
+gtest_tally() { # gtest_tally LAYER STATUS: counts $WORK/LAYER.log, a gtest run that ended with STATUS
+  local log="$WORK/$1.log" rc=$2 p f s
   p=$(grep -cE '^\[       OK \]' "$log")
   f=$(grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$' "$log")
   s=$(grep -cE '^\[  SKIPPED \] .*\([0-9]+ ms\)$' "$log")
@@ -247,7 +253,36 @@ echo "== integration (libpqxx)"
 IDGEN_NPM_DIR=$("$ROOT/scripts/npm_oracles.sh") || IDGEN_NPM_DIR="$ROOT/build/npm"
 export IDGEN_NPM_DIR
 timer "integration"
-run_gtest integration "$ROOT/build/integration_tests"
+# The integration tests in two processes at once, each against its own pair of clusters: the layer
+# waits on its servers (restarts, clock seconds, lock waits, other sessions) more than it computes.
+# The suites listed run on a second pair, configured as the main one, in $WORK/it2 on PORT + 4 and
+# PORT + 5 (a test's extra servers go two and three ports above its cluster's: PORT + 6 and + 7
+# there, PORT + 2 and + 3 for the main pair; the fault and Citus layers, which use those ports
+# later, start after both have ended); every other suite runs on the main pair. A suite never
+# spans the two (tests of one suite may share its databases). IDGEN_INTEGRATION_SECOND="" runs
+# them all in one process.
+IDGEN_INTEGRATION_SECOND=${IDGEN_INTEGRATION_SECOND-GeneratorMarks:LogicalReplication:Idempotency:ShardCache:IdempotencyDdl:KsuidOracle:IdempotencySettled}
+run_integration() {
+  local bin="$ROOT/build/integration_tests" second="$WORK/it2" filter pid
+  if [ -z "$IDGEN_INTEGRATION_SECOND" ] || ! main_clusters "$second" "$((PORT + 4))"; then
+    run_gtest integration "$bin"
+    return
+  fi
+  filter=$(printf '%s' "$IDGEN_INTEGRATION_SECOND" | sed -E 's/([^:]+)/\1.*/g')
+  (
+    export PGHOST="$second/pg" PGPORT="$((PORT + 4))" IDGEN_WORK="$second" IDGEN_PGDATA="$second/pg/data"
+    export IDGEN_NOPRELOAD_PGHOST="$second/pg2" IDGEN_NOPRELOAD_PGPORT="$((PORT + 5))" IDGEN_NOPRELOAD_PGDATA="$second/pg2/data"
+    GTEST_FILTER="$filter" timeout -k 10 900 "$bin" --gtest_color=no >"$WORK/integration-2.log" 2>&1
+    echo $? >"$WORK/integration-2.rc"
+  ) &
+  pid=$!
+  GTEST_FILTER="-$filter" run_gtest integration "$bin"
+  wait "$pid"
+  gtest_tally integration-2 "$(cat "$WORK/integration-2.rc" 2>/dev/null || echo 1)"
+  stop_cluster "$second/pg"
+  stop_cluster "$second/pg2"
+}
+run_integration
 
 echo "== readme (README.md's SQL blocks in order, on both clusters, shown results checked)"
 timer "readme"
