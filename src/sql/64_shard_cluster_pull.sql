@@ -15,9 +15,10 @@
 -------------------------------------------------------------------------------
 
 -- The grant itself, shared by shard_cluster_sync() and shard_cluster_grant(): every node of `nids`
--- that holds no block of a shard gets one of `width` sequence numbers. The caller holds SHARE ROW
--- EXCLUSIVE on both tables (one grant at a time) and has checked the node ids.
-CREATE OR REPLACE FUNCTION shard_cluster_grant_blocks(nids int4[], width int4) RETURNS int4
+-- that holds no block of a shard (of shard `only_shard` when it is not NULL) gets one of `width`
+-- sequence numbers. The caller holds SHARE ROW EXCLUSIVE on both tables (one grant at a time) and
+-- has checked the node ids.
+CREATE OR REPLACE FUNCTION shard_cluster_grant_blocks(nids int4[], width int4, only_shard int4 DEFAULT NULL) RETURNS int4
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
     AS $$
@@ -36,7 +37,8 @@ BEGIN
     END LOOP;
     FOR s IN SELECT r.shard, r.epoch, r.created_at,
                     NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b WHERE b.shard = r.shard) AS first_grant
-               FROM @extschema@.shard_registry r ORDER BY r.shard LOOP
+               FROM @extschema@.shard_registry r
+              WHERE only_shard IS NULL OR r.shard = only_shard ORDER BY r.shard LOOP
         FOR nid IN SELECT u.node_id FROM pg_catalog.unnest(nids) AS u(node_id)
                     WHERE NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b WHERE b.shard = s.shard AND b.node_id = u.node_id)
                     ORDER BY u.node_id LOOP
@@ -67,8 +69,8 @@ BEGIN
     RETURN granted;
 END
 $$;
-COMMENT ON FUNCTION shard_cluster_grant_blocks(int4[], int4) IS 'internal to shard_cluster_sync() and shard_cluster_grant(): grant every listed node without a block of a shard one';
-REVOKE ALL ON FUNCTION shard_cluster_grant_blocks(int4[], int4) FROM PUBLIC;
+COMMENT ON FUNCTION shard_cluster_grant_blocks(int4[], int4, int4) IS 'internal to shard_cluster_sync() and shard_cluster_grant(): grant every listed node without a block of a shard one';
+REVOKE ALL ON FUNCTION shard_cluster_grant_blocks(int4[], int4, int4) FROM PUBLIC;
 
 -- The block size a grant uses: ids_per_ms, or by default the largest power of two, at most 256,
 -- that leaves room for twice as many nodes as there are now.
@@ -228,16 +230,18 @@ COMMENT ON FUNCTION shard_cluster_apply(jsonb) IS 'internal to shard_cluster_syn
 REVOKE ALL ON FUNCTION shard_cluster_apply(jsonb) FROM PUBLIC;
 
 -- Run on the coordinator for a worker that asks (shard_cluster_pull()): checks the node ids, grants
--- every node without a block of a shard its block (node_id among them), and returns the registry
--- and the blocks. Committed on the coordinator before the worker applies it. A lock wait longer
--- than 10 s (a create_shard() copying to the asking node while it waits for this answer) fails
--- the request instead of waiting for ever.
-CREATE OR REPLACE FUNCTION shard_cluster_grant(node_id int4) RETURNS jsonb
+-- every node without a block of the shard of schema `schema_name` its block (node_id among them),
+-- and returns the registry and the blocks. Only that shard: one whose field is full (54000) stops
+-- no other. Committed on the coordinator before the worker applies it. A lock wait longer than
+-- 10 s (a create_shard() copying to the asking node while it waits for this answer) fails the
+-- request instead of waiting for ever.
+CREATE OR REPLACE FUNCTION shard_cluster_grant(node_id int4, schema_name name) RETURNS jsonb
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
     AS $$
 DECLARE
     nids int4[];
+    s int4;
 BEGIN
     nids := @extschema@.shard_cluster_check('shard_cluster_grant()');
     IF shard_cluster_grant.node_id IS NULL OR NOT shard_cluster_grant.node_id = ANY (nids) THEN
@@ -247,13 +251,16 @@ BEGIN
     PERFORM pg_catalog.set_config('lock_timeout', '10s', true);
     LOCK TABLE @extschema@.shard_registry IN SHARE ROW EXCLUSIVE MODE;
     LOCK TABLE @extschema@.shard_blocks IN SHARE ROW EXCLUSIVE MODE;
-    PERFORM @extschema@.shard_cluster_grant_blocks(nids,
-                @extschema@.shard_cluster_block_width(NULL, pg_catalog.cardinality(nids)));
+    SELECT r.shard INTO s FROM @extschema@.shard_registry r WHERE r.schema_name = shard_cluster_grant.schema_name;
+    IF s IS NOT NULL THEN
+        PERFORM @extschema@.shard_cluster_grant_blocks(nids,
+                    @extschema@.shard_cluster_block_width(NULL, pg_catalog.cardinality(nids)), s);
+    END IF;
     RETURN @extschema@.shard_cluster_snapshot();
 END
 $$;
-COMMENT ON FUNCTION shard_cluster_grant(int4) IS 'internal to shard_cluster_pull(): on the coordinator, grant the nodes their blocks and return the registry and the blocks';
-REVOKE ALL ON FUNCTION shard_cluster_grant(int4) FROM PUBLIC;
+COMMENT ON FUNCTION shard_cluster_grant(int4, name) IS 'internal to shard_cluster_pull(): on the coordinator, grant the nodes their blocks of one shard and return the registry and the blocks';
+REVOKE ALL ON FUNCTION shard_cluster_grant(int4, name) FROM PUBLIC;
 
 -- Called by next_id() (in C) on a node where schema `schema_name` is not a registered shard, or
 -- where its shard has blocks and none is this node's. On a Citus worker with id_gen.node_id set
@@ -300,7 +307,7 @@ BEGIN
     END IF;
     EXECUTE 'SELECT m.success, m.result FROM pg_catalog.master_run_on_worker($1, $2, $3, false) m'
         INTO ok, answer
-        USING ARRAY[host], ARRAY[port], ARRAY[pg_catalog.format('SELECT %I.shard_cluster_grant(%s)', '@extschema@', me)];
+        USING ARRAY[host], ARRAY[port], ARRAY[pg_catalog.format('SELECT %I.shard_cluster_grant(%s, %L)', '@extschema@', me, shard_cluster_pull.schema_name)];
     IF NOT coalesce(ok, false) THEN
         RAISE EXCEPTION 'this node (id_gen.node_id %) could not get its block of the shard of schema "%" from the coordinator %:%',
                         me, shard_cluster_pull.schema_name, host, port

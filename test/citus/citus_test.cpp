@@ -5,6 +5,7 @@
 //   IDGEN_CITUS_HOST   the nodes' address (127.0.0.1)
 //   IDGEN_CITUS_PORTS  "coordinator worker1 worker2 spare"
 #include <gtest/gtest.h>
+#include <libpq-fe.h>
 
 #include <algorithm>
 #include <atomic>
@@ -13,6 +14,8 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <pqxx/pqxx>
 #include <set>
 #include <sstream>
@@ -490,7 +493,7 @@ TEST(Citus, AddNodeIsReadyUnderRebalance) {
     EXPECT_LT(ready_ms, 10000);
     for (const auto& v : first)
         for (long long id : v) ASSERT_EQ((id >> 10) & 8191, 6);
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id = 103 AND shard IN (5, 6)"), 2);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id = 103 AND shard = 6"), 1);
     // Inserts on the new node too, while the rebalancer moves shards onto it.
     std::vector<std::thread> new_writers;
     new_writers.emplace_back([&] { insert_until(3, "sh", stop_new, rows_new, errors, refused, messages); });
@@ -512,6 +515,8 @@ TEST(Citus, AddNodeIsReadyUnderRebalance) {
     EXPECT_EQ(failure, "");
     EXPECT_EQ(errors.load(), 0) << (messages.empty() ? "" : messages[0]);
     EXPECT_GT(rows_new.load(), 0);
+    // Each shard is granted to the new node at its first use there.
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id = 103 AND shard IN (5, 6)"), 2);
     EXPECT_GT(scalar(0, "SELECT count(*) FROM citus_shards WHERE nodeport = " + std::to_string(ports().at(3))), 0);
     const long long sh_rows = scalar(0, "SELECT count(*) FROM sh");
     const long long items_rows = scalar(0, "SELECT count(*) FROM shard_5.items");
@@ -548,46 +553,275 @@ TEST(Citus, TwoNodesAskAtOnce) {
 // 10 s lock timeout), a node without a block refuses with 55000 and issues nothing; it asks
 // again at its next call and then issues.
 TEST(Citus, RefusesWhileTheCoordinatorCannotGrant) {
-    run(3, "ALTER SYSTEM SET id_gen.node_id = 151");
-    run(3, "SELECT pg_reload_conf()");
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    std::string message;
-    {
-        pqxx::connection lock_holder(dsn(0));
-        pqxx::work tx(lock_holder);
-        tx.exec("LOCK TABLE shard_blocks IN SHARE MODE");
-        try {
-            run(3, "SELECT shard_5.next_id()");
-        } catch (const pqxx::sql_error& e) {
-            message = std::string(e.sqlstate()) + " " + e.what();
-        }
-        tx.abort();
-    }
-    EXPECT_NE(message.find("55000"), std::string::npos) << message;
-    EXPECT_NE(message.find("could not get its block"), std::string::npos) << message;
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id = 151"), 0);
-    EXPECT_EQ(scalar(3, "SELECT shard_id_shard(shard_5.next_id())"), 5);
-    // One block of every shard, granted at the one request.
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id = 151"), scalar(0, "SELECT count(*) FROM shard_registry"));
-    // A shard whose sequence field is all granted: the coordinator refuses (54000) and the node
-    // reports it.
+    // Shard 17, its field all granted (the nodes' blocks and made-up ones for node ids 900...).
     run(0, "SELECT create_shard(17)");
     run(0, "INSERT INTO shard_blocks SELECT 17, 900 + k, lo, 7, epoch FROM shard_registry, "
            "LATERAL (SELECT row_number() OVER () AS k, g AS lo FROM generate_series(0, 896, 128) g "
            "WHERE NOT EXISTS (SELECT 1 FROM shard_blocks b WHERE b.shard = 17 AND b.seq_lo = g)) f WHERE shard = 17");
     EXPECT_EQ(scalar(0, "SELECT sum(1 << seq_bits) FROM shard_blocks WHERE shard = 17"), 1024);
-    message.clear();
-    try {
-        run(3, "SELECT shard_17.next_id()");
-    } catch (const pqxx::sql_error& e) {
-        message = std::string(e.sqlstate()) + " " + e.what();
+    run(3, "ALTER SYSTEM SET id_gen.node_id = 151");
+    run(3, "SELECT pg_reload_conf()");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    auto error_of = [](int node, const std::string& sql) {
+        try {
+            run(node, sql);
+        } catch (const pqxx::sql_error& e) {
+            return std::string(e.sqlstate()) + " " + e.what();
+        }
+        return std::string();
+    };
+    std::string message;
+    {
+        pqxx::connection lock_holder(dsn(0));
+        pqxx::work tx(lock_holder);
+        tx.exec("LOCK TABLE shard_blocks IN SHARE MODE");
+        message = error_of(3, "SELECT shard_5.next_id()");
+        tx.abort();
     }
     EXPECT_NE(message.find("55000"), std::string::npos) << message;
+    EXPECT_NE(message.find("could not get its block"), std::string::npos) << message;
+    EXPECT_NE(message.find("lock timeout"), std::string::npos) << message;
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id = 151"), 0);
+    // It asks again at its next call.
+    EXPECT_EQ(scalar(3, "SELECT shard_id_shard(shard_5.next_id())"), 5);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id = 151"), 1);
+    // The full shard: the coordinator refuses (54000, in the detail), and nothing is granted.
+    message = error_of(3, "SELECT shard_17.next_id()");
+    EXPECT_NE(message.find("55000"), std::string::npos) << message;
+    EXPECT_NE(message.find("no free block"), std::string::npos) << message;
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 17 AND node_id = 151"), 0);
+    // Other shards are still granted to it.
+    EXPECT_EQ(scalar(3, "SELECT shard_id_shard(shard_6.next_id())"), 6);
     run(0, "SELECT drop_shard(17)");
     run(3, "ALTER SYSTEM RESET id_gen.node_id");
     run(3, "SELECT pg_reload_conf()");
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
+}
+
+namespace {
+
+using ConnPtr = std::unique_ptr<PGconn, decltype(&PQfinish)>;
+using ResPtr = std::unique_ptr<PGresult, decltype(&PQclear)>;
+
+// COPY ... TO STDOUT over libpq (libpqxx 6.4 streams are text-only): the whole stream, or `err`.
+std::string copy_out(PGconn* c, const std::string& sql, std::string& err) {
+    ResPtr r(PQexec(c, sql.c_str()), &PQclear);
+    if (PQresultStatus(r.get()) != PGRES_COPY_OUT) {
+        err = PQerrorMessage(c);
+        return {};
+    }
+    std::string data;
+    for (;;) {
+        char* buf = nullptr;
+        const int n = PQgetCopyData(c, &buf, 0);
+        if (n > 0) {
+            data.append(buf, static_cast<std::size_t>(n));
+            PQfreemem(buf);
+        } else if (n == -1) {
+            break;
+        } else {
+            err = PQerrorMessage(c);
+            return {};
+        }
+    }
+    while (PGresult* fin = PQgetResult(c)) {
+        if (PQresultStatus(fin) != PGRES_COMMAND_OK && err.empty()) err = PQresultErrorMessage(fin);
+        PQclear(fin);
+    }
+    return data;
+}
+
+// COPY ... FROM STDIN with `data`; "" or the server's error.
+std::string copy_in(PGconn* c, const std::string& sql, const std::string& data) {
+    ResPtr r(PQexec(c, sql.c_str()), &PQclear);
+    if (PQresultStatus(r.get()) != PGRES_COPY_IN) return PQerrorMessage(c);
+    for (std::size_t off = 0; off < data.size(); off += 65536) {
+        const std::size_t n = std::min<std::size_t>(65536, data.size() - off);
+        if (PQputCopyData(c, data.data() + off, static_cast<int>(n)) != 1) return PQerrorMessage(c);
+    }
+    if (PQputCopyEnd(c, nullptr) != 1) return PQerrorMessage(c);
+    std::string err;
+    while (PGresult* fin = PQgetResult(c)) {
+        if (PQresultStatus(fin) != PGRES_COMMAND_OK && err.empty()) err = PQresultErrorMessage(fin);
+        PQclear(fin);
+    }
+    return err;
+}
+
+}  // namespace
+
+// Binary COPY into a distributed table of every id_gen type (the coordinator parses each value
+// with the type's receive function and routes it by its hash): every row lands, and COPY out in
+// binary gives back the same bytes (rows compared after sorting by the text of the key).
+TEST(Citus, BinaryCopyOfEveryType) {
+    struct T {
+        const char* type;
+        const char* gen;
+    };
+    const std::vector<T> types = {
+        {"ulid", "gen_ulid()"},
+        {"uuid", "gen_uuidv7()"},
+        {"snowflake", "gen_snowflake()"},
+        {"base36_64", "gen_snowflake()::base36_64"},
+        {"base36_128", "gen_ulid()::base36_128"},
+        {"base62_64", "gen_snowflake()::base62_64"},
+        {"base62_128", "gen_ulid()::base62_128"},
+        {"ksuid", "gen_ksuid()"},
+        {"objectid", "gen_objectid()"},
+        {"rsxid", "gen_xid()"},
+    };
+    // Every base type of the extension is in the list.
+    std::string listed;
+    for (const auto& t : types) listed += std::string(listed.empty() ? "" : ",") + "'" + t.type + "'";
+    EXPECT_EQ(text(0, "SELECT coalesce(string_agg(t.typname, ','), '') FROM pg_type t JOIN pg_depend d ON d.classid = 'pg_type'::regclass "
+                      "AND d.objid = t.oid AND d.deptype = 'e' JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'id_gen' "
+                      "WHERE t.typtype = 'b' AND t.typcategory <> 'A' AND t.typname NOT IN (" + listed + ")"),
+              "");
+    ConnPtr c(PQconnectdb(dsn(0).c_str()), &PQfinish);
+    ASSERT_EQ(PQstatus(c.get()), CONNECTION_OK) << PQerrorMessage(c.get());
+    long long total = 0;
+    for (const auto& t : types) {
+        const std::string table = std::string("bc_") + t.type;
+        run(0, "CREATE TABLE " + table + "_src (id " + t.type + ", n int)");
+        run(0, "INSERT INTO " + table + "_src SELECT " + t.gen + ", g FROM generate_series(1, 3000) g");
+        run(0, "CREATE TABLE " + table + " (id " + t.type + " PRIMARY KEY, n int)");
+        run(0, "SELECT create_distributed_table('" + table + "', 'id', shard_count => 4, colocate_with => 'none')");
+        std::string err;
+        const std::string data = copy_out(c.get(), "COPY (SELECT id, n FROM " + table + "_src ORDER BY id::text) TO STDOUT (FORMAT binary)", err);
+        ASSERT_EQ(err, "") << t.type;
+        EXPECT_EQ(copy_in(c.get(), "COPY " + table + " FROM STDIN (FORMAT binary)", data), "") << t.type;
+        EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM " + table), 3000) << t.type;
+        EXPECT_EQ(scalar(0, "SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name = '" + table + "'::regclass"), 3)
+            << t.type;
+        // The same bytes back, in the same order.
+        const std::string back = copy_out(c.get(), "COPY (SELECT id, n FROM " + table + " ORDER BY id::text) TO STDOUT (FORMAT binary)", err);
+        ASSERT_EQ(err, "") << t.type;
+        EXPECT_TRUE(back == data) << t.type << ": binary COPY out differs from what went in";
+        // Rows are where Citus looks for them: a router query (one shard, from the value's hash)
+        // finds each of a sample.
+        {
+            pqxx::connection rc(dsn(0));
+            pqxx::nontransaction rtx(rc);
+            int found = 0;
+            const auto sample = rtx.exec("SELECT id::text FROM " + table + "_src ORDER BY n LIMIT 40");
+            for (const auto& row : sample)
+                found += rtx.exec("SELECT count(*) FROM " + table + " WHERE id = " + rtx.quote(row[0].as<std::string>()) + "::" +
+                                  t.type)[0][0].as<int>();
+            EXPECT_EQ(found, 40) << t.type;
+        }
+        total += scalar(0, "SELECT count(*) FROM " + table);
+    }
+    std::cout << "[ count ] binary COPY: " << types.size() << " types, " << total << " rows, every value distinct and back byte for byte"
+              << std::endl;
+}
+
+// A worker crashes and restarts (a backend killed with SIGKILL: the postmaster resets shared
+// memory and every connection) while inserts with next_id() and gen_snowflake() defaults run on
+// the coordinator and on both workers. Batches that fail while it is down (connection errors,
+// listed) are retried; once it is back every insert succeeds, it issues above every ID it issued
+// before the crash, and no ID repeats.
+TEST(Citus, WorkerRestartedMidRun) {
+    run(0, "CREATE TABLE rs (id bigint DEFAULT shard_6.next_id(), sf snowflake DEFAULT gen_snowflake(), payload int, origin int)");
+    run(0, "SELECT create_distributed_table('rs', 'payload', shard_count => 8, colocate_with => 'none')");
+    const long long before_max = scalar(2, "SELECT max(x) FROM (SELECT shard_6.next_id() AS x FROM generate_series(1, 20000)) s");
+    std::atomic<bool> stop{false}, restarting{false};
+    std::atomic<long long> rows{0};
+    std::atomic<int> retried{0}, errors{0};
+    std::mutex mu;
+    std::vector<std::string> messages, retry_messages;
+    auto writer = [&](int node) {
+        std::unique_ptr<pqxx::connection> c;
+        while (!stop.load()) {
+            try {
+                if (!c) c = std::make_unique<pqxx::connection>(dsn(node));
+                pqxx::work tx(*c);
+                tx.exec("INSERT INTO rs (payload, origin) SELECT g, " + std::to_string(node) + " FROM generate_series(1, 40) g");
+                tx.commit();
+                rows += 40;
+            } catch (const std::exception& e) {
+                c.reset();
+                std::lock_guard<std::mutex> lock(mu);
+                if (restarting.load()) {
+                    ++retried;
+                    if (retry_messages.size() < 4) retry_messages.push_back(e.what());
+                } else {
+                    ++errors;
+                    if (messages.size() < 3) messages.push_back(e.what());
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            }
+        }
+    };
+    std::vector<std::thread> writers;
+    for (int node : {0, 1, 2}) writers.emplace_back(writer, node);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    restarting = true;
+    // SIGKILL one backend of worker 2 (as the server's OS user, through COPY TO PROGRAM).
+    std::string kill_error;
+    try {
+        pqxx::connection k(dsn(2));
+        pqxx::nontransaction ktx(k);
+        const std::string pid = ktx.exec("SELECT pg_backend_pid()")[0][0].as<std::string>();
+        ktx.exec("COPY (SELECT 1) TO PROGRAM 'kill -9 " + pid + "'");
+        kill_error = "the backend survived";
+    } catch (const pqxx::broken_connection&) {
+        // The connection that asked dies with its backend.
+    } catch (const std::exception& e) {
+        kill_error = e.what();
+    }
+    EXPECT_EQ(kill_error, "");
+    // Back when it answers again.
+    bool back = false;
+    for (int k = 0; k < 200 && !back; ++k) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        try {
+            back = scalar(2, "SELECT 1") == 1;
+        } catch (const std::exception&) {
+        }
+    }
+    ASSERT_TRUE(back) << "worker 2 did not come back";
+    // Citus's cached connections to it may still fail once each: give them a moment.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    restarting = false;
+    const long long rows_at_restart = rows.load();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    stop = true;
+    for (auto& t : writers) t.join();
+    EXPECT_EQ(errors.load(), 0) << (messages.empty() ? "" : messages[0]);
+    EXPECT_GT(retried.load(), 0) << "no insert failed: did worker 2 restart?";
+    EXPECT_GT(rows.load(), rows_at_restart) << "no insert after the restart";
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM rs"), rows.load());
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM rs"), rows.load());
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT sf) FROM rs"), rows.load());
+    EXPECT_GT(scalar(2, "SELECT shard_6.next_id()"), before_max);
+    std::string listed;
+    for (const auto& m : retry_messages) listed += " | " + m.substr(0, m.find('\n'));
+    std::cout << "[ count ] rs: " << rows.load() << " rows, as many distinct shard IDs and snowflakes; " << retried.load()
+              << " batches retried while worker 2 restarted" << listed << std::endl;
+}
+
+// What the README says of create_id_type() on a cluster: Citus 14 propagates no base type that is
+// not an extension member, so a created type stays on the coordinator and cannot be a
+// distribution column; drop_id_type() leaves nothing of it on any node.
+TEST(Citus, CreatedIdTypesStayOnTheCoordinator) {
+    run(0, "SELECT create_id_type('cit_account_id', kind => 'ulid', prefix => 'cacct')");
+    run(0, "CREATE TABLE cit_accounts (id cit_account_id PRIMARY KEY DEFAULT gen_cit_account_id(), v int)");
+    std::string message;
+    try {
+        run(0, "SELECT create_distributed_table('cit_accounts', 'id')");
+    } catch (const std::exception& e) {
+        message = e.what();
+    }
+    EXPECT_NE(message.find("unsupported object"), std::string::npos) << message;
+    for (int node = 1; node <= 3; ++node)
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_account_id'"), 0) << "node " << node;
+    // A local table on the coordinator works as on one server.
+    run(0, "INSERT INTO cit_accounts (v) SELECT g FROM generate_series(1, 100) g");
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM cit_accounts"), 100);
+    run(0, "DROP TABLE cit_accounts");
+    run(0, "SELECT drop_id_type('cit_account_id')");
+    for (int node = 0; node <= 3; ++node)
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_proc WHERE proname LIKE '%cit\\_account\\_id%'"), 0) << "node " << node;
 }
 
 // rename_shard and drop_shard reach every node.
@@ -801,6 +1035,7 @@ TEST(Citus, NoDuplicateAnywhere) {
         {"mv", "NULL::int"},
         {"shard_5.items", issuing_node(5)},
         {"sh", issuing_node(6)},
+        {"rs", issuing_node(6)},
     };
     long long total = 0;
     for (const auto& t : tables) {
@@ -816,6 +1051,7 @@ TEST(Citus, NoDuplicateAnywhere) {
     }
     // Across tables of one kind too: bigint shard IDs of shards 5 and 6 and the snowflakes.
     EXPECT_EQ(scalar(0, "SELECT count(*) - count(DISTINCT id) FROM (SELECT id FROM shard_5.items UNION ALL SELECT id FROM sh "
+                        "UNION ALL SELECT id FROM rs UNION ALL SELECT sf::bigint FROM rs "
                         "UNION ALL SELECT id::bigint FROM ev UNION ALL SELECT id::bigint FROM t_snowflake) x"),
               0);
     EXPECT_EQ(scalar(0, "SELECT count(*) - count(DISTINCT id) FROM (SELECT id::uuid AS id FROM t_ulid UNION ALL SELECT id FROM t_uuidv7 "
