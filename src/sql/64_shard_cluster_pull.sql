@@ -11,7 +11,14 @@
 -- it was down) issues on its first next_id() call. The grant is made and committed on the
 -- coordinator, under the same lock as shard_cluster_sync(), before the worker sees it: two nodes
 -- asking at once are granted one after the other, disjoint blocks; two sessions of one node asking
--- at once queue on the node's own tables and the second finds the first's grant.
+-- at once each get the same answer.
+--
+-- A worker's copy can be stale: a node disabled (or removed) while a shard was dropped and made
+-- again under the same number comes back with its old block of it, and next_id() there finds
+-- no reason to ask. So the coordinator never grants a run of a shard's sequence field that
+-- another node id held for that shard number before (shard_block_history, 94_shard_block_history.sql,
+-- kept across drop_shard()): a stale block is that node's own, whatever the coordinator granted
+-- since.
 -------------------------------------------------------------------------------
 
 -- The grant itself, shared by shard_cluster_sync() and shard_cluster_grant(): every node of `nids`
@@ -42,16 +49,29 @@ BEGIN
         FOR nid IN SELECT u.node_id FROM pg_catalog.unnest(nids) AS u(node_id)
                     WHERE NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b WHERE b.shard = s.shard AND b.node_id = u.node_id)
                     ORDER BY u.node_id LOOP
-            -- The lowest free aligned run of `width` sequence numbers.
-            SELECT g.lo INTO lo
-              FROM pg_catalog.generate_series(0, 1024 - width, width) AS g(lo)
-             WHERE NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b
-                                WHERE b.shard = s.shard AND b.seq_lo < g.lo + width AND g.lo < b.seq_lo + (1 << b.seq_bits))
-             ORDER BY g.lo LIMIT 1;
+            -- The block this node id held of this shard before (dropped with the shard), if it
+            -- is of this size and free; else the lowest free aligned run of `width` sequence
+            -- numbers that no other node id ever held of this shard.
+            SELECT h.seq_lo INTO lo
+              FROM @extschema@.shard_block_history h
+             WHERE h.shard = s.shard AND h.node_id = nid AND h.seq_bits = bits
+               AND NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b
+                                WHERE b.shard = s.shard AND b.seq_lo < h.seq_lo + width AND h.seq_lo < b.seq_lo + (1 << b.seq_bits))
+             ORDER BY h.seq_lo LIMIT 1;
+            IF lo IS NULL THEN
+                SELECT g.lo INTO lo
+                  FROM pg_catalog.generate_series(0, 1024 - width, width) AS g(lo)
+                 WHERE NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b
+                                    WHERE b.shard = s.shard AND b.seq_lo < g.lo + width AND g.lo < b.seq_lo + (1 << b.seq_bits))
+                   AND NOT EXISTS (SELECT 1 FROM @extschema@.shard_block_history h
+                                    WHERE h.shard = s.shard AND h.node_id <> nid
+                                      AND h.seq_lo < g.lo + width AND g.lo < h.seq_lo + (1 << h.seq_bits))
+                 ORDER BY g.lo LIMIT 1;
+            END IF;
             IF lo IS NULL THEN
                 RAISE EXCEPTION 'shard % has no free block of % IDs per ms for node %', s.shard, width, nid
                     USING ERRCODE = '54000',
-                          DETAIL = 'A shard''s 1024 sequence numbers per ms are shared among the nodes that issue its IDs.',
+                          DETAIL = 'A shard''s 1024 sequence numbers per ms are shared among the nodes that issue its IDs; a run another node id held of this shard number (shard_block_history) is not granted again.',
                           HINT = 'Grant smaller blocks (shard_cluster_sync(ids_per_ms => ...)) to new shards, or give new nodes new shards.';
             END IF;
             -- A shard created in this transaction has issued nothing; one that existed before its
@@ -63,6 +83,8 @@ BEGIN
                         CASE WHEN NOT s.first_grant OR s.created_at = pg_catalog.now() THEN s.epoch
                              ELSE pg_catalog.clock_timestamp() + interval '1 second'
                                   + coalesce(pg_catalog.current_setting('id_gen.max_run_ahead', true), '1s')::interval END);
+            INSERT INTO @extschema@.shard_block_history (shard, node_id, seq_lo, seq_bits)
+                VALUES (s.shard, nid, lo, bits) ON CONFLICT DO NOTHING;
             granted := granted + 1;
         END LOOP;
     END LOOP;
@@ -233,7 +255,7 @@ REVOKE ALL ON FUNCTION shard_cluster_apply(jsonb) FROM PUBLIC;
 -- every node without a block of the shard of schema `schema_name` its block (node_id among them),
 -- and returns the registry and the blocks. Only that shard: one whose field is full (54000) stops
 -- no other. Committed on the coordinator before the worker applies it. A lock wait longer than
--- 10 s (a create_shard() copying to the asking node while it waits for this answer) fails the
+-- 5 s (a create_shard() copying to the asking node while it waits for this answer) fails the
 -- request instead of waiting for ever.
 CREATE OR REPLACE FUNCTION shard_cluster_grant(node_id int4, schema_name name) RETURNS jsonb
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -248,7 +270,7 @@ BEGIN
         RAISE EXCEPTION 'id_gen.node_id % is not the node id of any node of the cluster', shard_cluster_grant.node_id
             USING ERRCODE = '55000', HINT = 'Add the node with citus_add_node() on the coordinator first.';
     END IF;
-    PERFORM pg_catalog.set_config('lock_timeout', '10s', true);
+    PERFORM pg_catalog.set_config('lock_timeout', '5s', true);
     LOCK TABLE @extschema@.shard_registry IN SHARE ROW EXCLUSIVE MODE;
     LOCK TABLE @extschema@.shard_blocks IN SHARE ROW EXCLUSIVE MODE;
     SELECT r.shard INTO s FROM @extschema@.shard_registry r WHERE r.schema_name = shard_cluster_grant.schema_name;

@@ -13,3 +13,4 @@
 \ir ../sql/66_ksuid.sql
 \ir ../sql/67_xid.sql
 \ir ../sql/90_id_types.sql
+\ir ../sql/94_shard_block_history.sql

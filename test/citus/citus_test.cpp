@@ -549,8 +549,39 @@ TEST(Citus, TwoNodesAskAtOnce) {
               0);
 }
 
+// A worker's copy can be stale (a node disabled while a shard was dropped and made again comes
+// back with its old block, and next_id() there has no reason to ask): the coordinator never grants
+// a run of a shard's field that another node id held of that shard number, and gives a node id
+// back its own.
+TEST(Citus, ABlockGoesToOneNodeIdOnly) {
+    run(0, "SELECT create_shard(18)");
+    const std::string p_lo = text(0, "SELECT seq_lo::text FROM shard_blocks WHERE shard = 18 AND node_id = 102");
+    const std::string p_bits = text(0, "SELECT seq_bits::text FROM shard_blocks WHERE shard = 18 AND node_id = 102");
+    const std::string blocks_103 = text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 18 AND node_id = 103");
+    run(0, "SELECT drop_shard(18)");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_block_history WHERE shard = 18"), 4);
+    // Worker 2 comes back as another node id: the shard is made again without node id 102.
+    run(2, "ALTER SYSTEM SET id_gen.node_id = 170");
+    run(2, "SELECT pg_reload_conf()");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    run(0, "SELECT create_shard(18)");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 18 AND seq_lo < " + p_lo + " + (1 << " + p_bits +
+                        ") AND " + p_lo + " < seq_lo + (1 << seq_bits)"),
+              0)
+        << "node id 102's old block of shard 18 was granted to another node id";
+    EXPECT_EQ(text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 18 AND node_id = 103"), blocks_103);
+    run(2, "ALTER SYSTEM RESET id_gen.node_id");
+    run(2, "SELECT pg_reload_conf()");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // Node id 102 asks (worker 2's first call) and gets its own block back.
+    EXPECT_EQ(scalar(2, "SELECT shard_id_shard(shard_18.next_id())"), 18);
+    EXPECT_EQ(text(0, "SELECT seq_lo::text FROM shard_blocks WHERE shard = 18 AND node_id = 102"), p_lo);
+    next_ids_everywhere({0, 1, 2, 3}, "shard_18.next_id()", 5000);
+    run(0, "SELECT drop_shard(18)");
+}
+
 // While the coordinator cannot grant (here its blocks table is locked longer than the grant's
-// 10 s lock timeout), a node without a block refuses with 55000 and issues nothing; it asks
+// 5 s lock timeout), a node without a block refuses with 55000 and issues nothing; it asks
 // again at its next call and then issues.
 TEST(Citus, RefusesWhileTheCoordinatorCannotGrant) {
     // Shard 17, its field all granted (the nodes' blocks and made-up ones for node ids 900...).
@@ -860,8 +891,8 @@ TEST(Citus, ColocationNeedsTheSameType) {
 TEST(Citus, BlockGrants) {
     EXPECT_EQ(sqlstate_of(0, "SELECT shard_cluster_sync(ids_per_ms => 3)"), "22023");
     run(0, "SELECT create_shard(12)");
-    // As if shard 12 had been made before Citus: no blocks anywhere.
-    run(0, "DELETE FROM shard_blocks WHERE shard = 12");
+    // As if shard 12 had been made before Citus: no blocks anywhere, none ever granted.
+    run(0, "DELETE FROM shard_blocks WHERE shard = 12; DELETE FROM shard_block_history WHERE shard = 12");
     // 4 nodes x 512 do not fit in 1,024: refused, and nothing changes.
     EXPECT_EQ(sqlstate_of(0, "SELECT shard_cluster_sync(ids_per_ms => 512)"), "54000");
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 12"), 0);
@@ -884,7 +915,7 @@ TEST(Citus, BlockGrants) {
 // Every ID of every session is distinct.
 TEST(Citus, GrantWhileTheCoordinatorIssues) {
     run(0, "SELECT create_shard(13)");
-    run(0, "DELETE FROM shard_blocks WHERE shard = 13");
+    run(0, "DELETE FROM shard_blocks WHERE shard = 13; DELETE FROM shard_block_history WHERE shard = 13");
     for (int node = 1; node <= 3; ++node) run(node, "DELETE FROM shard_registry WHERE shard = 13");
     EXPECT_EQ(scalar(1, "SELECT count(*) FROM shard_registry WHERE shard = 13"), 0);
     run(0, "CREATE TABLE g13_whole (id bigint); CREATE TABLE g13_block (id bigint, node int)");
@@ -983,6 +1014,9 @@ TEST(Citus, ClusterFunctionLabels) {
                         "AND has_function_privilege('idgen_plain', oid, 'EXECUTE')"),
               0);
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE NOT has_table_privilege('idgen_plain', 'shard_blocks', 'SELECT')"), 0);
+    EXPECT_EQ(text(0, "SELECT has_table_privilege('idgen_plain', 'shard_block_history', 'SELECT')::text || "
+                      "has_table_privilege('idgen_plain', 'shard_block_history', 'INSERT')::text"),
+              "truefalse");
     run(0, "DROP ROLE idgen_plain");
 }
 
