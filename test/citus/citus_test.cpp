@@ -1002,6 +1002,13 @@ TEST(Citus, ClusterFunctionLabels) {
                       "AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
               "check_cluster_node_ids:vu,cluster_node_ids:vu,shard_cluster_apply:vu,shard_cluster_apply:vu,"
               "shard_cluster_grant:vu,shard_cluster_pull:vu,shard_cluster_sync:vu");
+    EXPECT_EQ(text(0, "SELECT string_agg(proname || ':' || provolatile::text || proparallel::text, ',' ORDER BY proname) FROM pg_proc "
+                      "WHERE proname IN ('shard_cluster_grant_blocks', 'shard_cluster_block_width', 'shard_cluster_snapshot', "
+                      "'shard_cluster_check') AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
+              "shard_cluster_block_width:is,shard_cluster_check:vu,shard_cluster_grant_blocks:vu,shard_cluster_snapshot:ss");
+    EXPECT_EQ(sqlstate_of(0, "SELECT shard_cluster_block_width(3, 4)"), "22023");
+    EXPECT_EQ(scalar(0, "SELECT shard_cluster_block_width(NULL, 3)"), 128);
+    EXPECT_EQ(scalar(0, "SELECT shard_cluster_block_width(NULL, 100)"), 4);
     // next_id() asks for its grant as the function's owner: SECURITY DEFINER, and only that one.
     EXPECT_EQ(text(0, "SELECT string_agg(proname, ',' ORDER BY proname) FROM pg_proc WHERE prosecdef "
                       "AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
