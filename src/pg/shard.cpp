@@ -303,9 +303,9 @@ void find_block(const Tables& t, CachedShard& entry, const char* nspname, bool* 
                         errmsg("this server (id_gen.node_id %d) holds no block of shard %d (schema \"%s\")",
                                entry.node_id, entry.shard, nspname),
                         errdetail("The shard's IDs are issued by several servers, each from its own block of the sequence field."),
-                        errhint("On a Citus worker next_id() asks the coordinator for a block by itself; see the "
-                                "error before this one in the server log if it could not. Running SELECT "
-                                "shard_cluster_sync() on the coordinator grants a block to every node.")));
+                        errhint("A Citus worker asks the coordinator for its block by itself; this server did not "
+                                "(it is the coordinator, or not a Citus node). SELECT shard_cluster_sync() on the "
+                                "coordinator grants a block to every node.")));
     }
 }
 
