@@ -43,6 +43,9 @@ extern "C" {
 #include "access/xact.h"
 #include "storage/lmgr.h"
 #include "utils/hsearch.h"
+#include "catalog/dependency.h"
+#include "commands/extension.h"
+#include "executor/executor.h"
 }
 
 namespace {
@@ -108,6 +111,13 @@ Tables g_tables{};
 Oid g_known_registry = InvalidOid, g_known_blocks = InvalidOid;
 std::uint64_t g_shards_generation = 0;  // bumped whenever g_tables or an entry of g_shards may have been dropped
 bool g_locked = false;                  // this transaction holds ShareLock on both tables
+// The ShareLocks lock_tables() took since g_locked was last false, so that a call that took them
+// and then finds it must ask the coordinator for a grant (shard_cluster_pull) can let them go
+// first: it has issued nothing under them. g_taken_ok is false when they cannot be told apart
+// (the tables were found again under other OIDs in between).
+Oid g_taken_registry = InvalidOid, g_taken_blocks = InvalidOid;
+int g_taken_n_registry = 0, g_taken_n_blocks = 0;
+bool g_taken_ok = true;
 bool g_callbacks_registered = false;
 
 void drop_all_shards() noexcept {
@@ -140,10 +150,30 @@ void on_relcache(Datum, Oid relid) {
     }
 }
 
-void on_xact(XactEvent, void*) { g_locked = false; }
+void forget_taken() noexcept {
+    g_taken_registry = g_taken_blocks = InvalidOid;
+    g_taken_n_registry = g_taken_n_blocks = 0;
+    g_taken_ok = true;
+}
+
+void on_xact(XactEvent, void*) {
+    g_locked = false;
+    forget_taken();
+}
 void on_subxact(SubXactEvent event, SubTransactionId, SubTransactionId, void*) {
     // Locks taken in an aborted subtransaction are released with it.
-    if (event == SUBXACT_EVENT_ABORT_SUB) g_locked = false;
+    if (event == SUBXACT_EVENT_ABORT_SUB) {
+        g_locked = false;
+        forget_taken();
+    }
+}
+
+// Takes ShareLock on `relid` and counts it (see g_taken_*).
+void take_share_lock(Oid relid, Oid& taken, int& n) {
+    if (OidIsValid(taken) && taken != relid) g_taken_ok = false;
+    LockRelationOid(relid, ShareLock);
+    taken = relid;
+    ++n;
 }
 
 void register_callbacks() {
@@ -214,8 +244,8 @@ Tables lock_tables() {
         }
         const std::uint64_t generation = g_shards_generation;
         const Tables t = g_tables;
-        LockRelationOid(t.registry, ShareLock);
-        if (OidIsValid(t.blocks)) LockRelationOid(t.blocks, ShareLock);
+        take_share_lock(t.registry, g_taken_registry, g_taken_n_registry);
+        if (OidIsValid(t.blocks)) take_share_lock(t.blocks, g_taken_blocks, g_taken_n_blocks);
         // Invalidations may also arrive while the second lock is taken: check after both.
         if (generation == g_shards_generation) {
             g_locked = true;
@@ -226,9 +256,9 @@ Tables lock_tables() {
 }
 
 // Fills in this server's block of `entry`'s shard from shard_blocks (absent before 0.2.0: no
-// blocks). Raises when the shard has blocks and none is this server's. Runs under lock_tables(),
-// with the tables it returned.
-void find_block(const Tables& t, CachedShard& entry, const char* nspname) {
+// blocks). When the shard has blocks and none is this server's: sets *miss if `miss` is given,
+// else raises. Runs under lock_tables(), with the tables it returned.
+void find_block(const Tables& t, CachedShard& entry, const char* nspname, bool* miss) {
     if (!OidIsValid(t.blocks)) return;
     int blocks = 0;
     bool mine = false;
@@ -258,6 +288,10 @@ void find_block(const Tables& t, CachedShard& entry, const char* nspname) {
     }
     systable_endscan(scan);
     table_close(rel, AccessShareLock);
+    if (blocks > 0 && !mine && miss != nullptr) {
+        *miss = true;
+        return;
+    }
     if (blocks > 0 && !mine) {
         if (entry.node_id < 0)
             ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -269,13 +303,17 @@ void find_block(const Tables& t, CachedShard& entry, const char* nspname) {
                         errmsg("this server (id_gen.node_id %d) holds no block of shard %d (schema \"%s\")",
                                entry.node_id, entry.shard, nspname),
                         errdetail("The shard's IDs are issued by several servers, each from its own block of the sequence field."),
-                        errhint("Run SELECT shard_cluster_sync() on the coordinator: it grants a block to every node.")));
+                        errhint("A Citus worker asks the coordinator for its block by itself; this server did not "
+                                "(it is the coordinator, or not a Citus node). SELECT shard_cluster_sync() on the "
+                                "coordinator grants a block to every node.")));
     }
 }
 
-// Looks the shard of next_id() function `fn_oid` up in the registry. Raises if its schema is not
-// a registered shard. Runs under lock_tables(), with the tables it returned.
-CachedShard lookup_shard(const Tables& t, Oid fn_oid) {
+// Looks the shard of next_id() function `fn_oid` up in the registry. When its schema is not a
+// registered shard, or the shard has blocks and none is this server's: sets *miss if `miss` is
+// given (the entry is then not to be used), else raises. Runs under lock_tables(), with the tables
+// it returned.
+CachedShard lookup_shard(const Tables& t, Oid fn_oid, bool* miss) {
     HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn_oid));
     if (!HeapTupleIsValid(tup)) elog(ERROR, "cache lookup failed for function %u", fn_oid);
     const Oid nsp = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tup))->pronamespace;
@@ -309,6 +347,10 @@ CachedShard lookup_shard(const Tables& t, Oid fn_oid) {
     }
     systable_endscan(scan);
     table_close(rel, AccessShareLock);
+    if (entry.shard < 0 && miss != nullptr) {
+        *miss = true;
+        return entry;
+    }
     if (entry.shard < 0)
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("schema \"%s\" is not a registered shard", nspname),
@@ -317,7 +359,7 @@ CachedShard lookup_shard(const Tables& t, Oid fn_oid) {
                                 "SELECT create_shard(<shard>, %s, <its epoch>); if its schema was renamed with "
                                 "ALTER SCHEMA, register the new name with SELECT rename_shard(<shard>, %s).",
                                 quote_literal_cstr(nspname), quote_literal_cstr(nspname))));
-    find_block(t, entry, nspname);
+    find_block(t, entry, nspname, miss);
     return entry;
 }
 
@@ -333,7 +375,7 @@ CachedShard lookup_shard(const Tables& t, Oid fn_oid) {
 CachedShard g_last{};
 std::uint64_t g_last_generation = 0;
 
-CachedShard current_shard(Oid fn_oid) {
+CachedShard current_shard(Oid fn_oid, bool* miss) {
     if (g_locked && OidIsValid(g_tables.registry) && g_last.fn_oid == fn_oid && OidIsValid(fn_oid) &&
         g_last_generation == g_shards_generation && g_last.node_id == idgen::pg::g_node_id)
         return g_last;
@@ -347,7 +389,8 @@ CachedShard current_shard(Oid fn_oid) {
     }
     for (int attempt = 0;; ++attempt) {
         const std::uint64_t generation = g_shards_generation;
-        const CachedShard entry = lookup_shard(t, fn_oid);
+        const CachedShard entry = lookup_shard(t, fn_oid, miss);
+        if (miss != nullptr && *miss) return entry;
         if (generation == g_shards_generation) {
             auto* slot = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_ENTER, nullptr));
             *slot = entry;
@@ -357,6 +400,68 @@ CachedShard current_shard(Oid fn_oid) {
         }
         if (attempt >= 3) return entry;
     }
+}
+
+// After a miss (lookup_shard): on a Citus worker, next_id() asks the coordinator for this node's
+// grant (shard_cluster_pull(), 64_shard_cluster_pull.sql) and issues from the block it answers.
+// True with `entry` filled in (and cached) when the coordinator knows the schema's shard; false
+// when there is nothing to ask (no Citus, the coordinator, id_gen.node_id unset, SQL older than
+// 0.3.0 without the function) or the schema is no shard there: the caller then reads the tables
+// again and raises as before. The answer is the coordinator's authority, committed there before
+// it is used: the same block every time for this node id (blocks are never changed, only dropped
+// with their shard), and blocks of distinct node ids never overlap, whichever node asks first.
+// The entry is cached like one read from the tables and dropped by the same invalidations (its
+// function, its schema, either table). If this call took the ShareLocks (the transaction held
+// none before, so nothing was issued under them), they are let go before asking: the copy the
+// function keeps on this node over a separate connection then need not wait for this session.
+// Only trivially destructible locals.
+bool pull_grant(Oid fn_oid, bool was_locked, CachedShard& entry) {
+    const Oid extnsp = idgen::pg::extension_schema();
+    if (!OidIsValid(extnsp)) return false;
+    Oid argtypes[1] = {NAMEOID};
+    const Oid pull = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid, CStringGetDatum("shard_cluster_pull"),
+                                     PointerGetDatum(buildoidvector(argtypes, 1)), ObjectIdGetDatum(extnsp));
+    if (!OidIsValid(pull) || getExtensionOfObject(ProcedureRelationId, pull) != get_extension_oid("id_gen", false)) return false;
+    HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn_oid));
+    if (!HeapTupleIsValid(tup)) elog(ERROR, "cache lookup failed for function %u", fn_oid);
+    const Oid nsp = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tup))->pronamespace;
+    ReleaseSysCache(tup);
+    char* nspname = get_namespace_name(nsp);
+    if (nspname == nullptr) elog(ERROR, "cache lookup failed for namespace %u", nsp);
+    NameData nd;
+    namestrcpy(&nd, nspname);
+    if (!was_locked && g_locked && g_taken_ok) {
+        for (int i = 0; i < g_taken_n_registry; ++i) UnlockRelationOid(g_taken_registry, ShareLock);
+        for (int i = 0; i < g_taken_n_blocks; ++i) UnlockRelationOid(g_taken_blocks, ShareLock);
+        forget_taken();
+        g_locked = false;
+    }
+    const Datum row = OidFunctionCall1(pull, NameGetDatum(&nd));
+    HeapTupleHeader h = DatumGetHeapTupleHeader(row);
+    bool n_shard = true, n_epoch = true, n_lo = true, n_bits = true, n_from = true;
+    const Datum d_shard = GetAttributeByNum(h, 1, &n_shard);
+    const Datum d_epoch = GetAttributeByNum(h, 2, &n_epoch);
+    const Datum d_lo = GetAttributeByNum(h, 3, &n_lo);
+    const Datum d_bits = GetAttributeByNum(h, 4, &n_bits);
+    const Datum d_from = GetAttributeByNum(h, 5, &n_from);
+    if (n_shard || n_epoch || n_lo || n_bits || n_from) return false;
+    const std::int32_t shard = DatumGetInt32(d_shard), lo = DatumGetInt32(d_lo), bits = DatumGetInt32(d_bits);
+    // The checks find_block() makes of a row of shard_blocks.
+    if (shard < 0 || shard > 8191 || bits < 0 || bits > 10 || lo < 0 || lo + (1 << bits) > 1024 || lo % (1 << bits) != 0)
+        return false;
+    entry = CachedShard{fn_oid, true, GetSysCacheHashValue1(PROCOID, ObjectIdGetDatum(fn_oid)),
+                        GetSysCacheHashValue1(NAMESPACEOID, ObjectIdGetDatum(nsp)), shard,
+                        idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_epoch)), idgen::pg::g_node_id, lo, bits,
+                        idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_from)), true, false};
+    // Under the lock again (the tables cannot change under this transaction from here on), and
+    // cached unless an invalidation arrived meanwhile.
+    const std::uint64_t generation = g_shards_generation;
+    lock_tables();
+    if (generation == g_shards_generation) {
+        auto* slot = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_ENTER, nullptr));
+        *slot = entry;
+    }
+    return true;
 }
 
 std::int64_t shard_arg(FunctionCallInfo fcinfo, idgen::pg::Failure& failure, bool& bad) {
@@ -376,7 +481,10 @@ std::int64_t shard_arg(FunctionCallInfo fcinfo, idgen::pg::Failure& failure, boo
 IDGEN_FUNCTION(shard_next_id) {
     const Oid fn_oid = fcinfo->flinfo->fn_oid;
     idgen::pg::require_writable("next_id()");
-    const CachedShard entry = current_shard(fn_oid);
+    const bool was_locked = g_locked;
+    bool miss = false;
+    CachedShard entry = current_shard(fn_oid, &miss);
+    if (miss && !pull_grant(fn_oid, was_locked, entry)) entry = current_shard(fn_oid, nullptr);
     // A block is used from its valid_from on. Once the clock has passed it, this backend's cache
     // entry says so and later calls read no clock here: the generator never issues an ID older
     // than one it issued, so every later ID of the block is as late.

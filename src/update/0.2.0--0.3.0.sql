@@ -3,6 +3,7 @@
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION id_gen UPDATE TO '0.3.0'" to load this file. \quit
 \ir ../sql/63_shard_cache.sql
+\ir ../sql/64_shard_cluster_pull.sql
 \ir ../sql/76_trace_id_tools.sql
 \ir ../sql/92_permute_keys_0_3.sql
 
@@ -12,3 +13,4 @@
 \ir ../sql/66_ksuid.sql
 \ir ../sql/67_xid.sql
 \ir ../sql/90_id_types.sql
+\ir ../sql/94_shard_block_history.sql

@@ -1,0 +1,373 @@
+-------------------------------------------------------------------------------
+-- 0.3.0: a node added to a Citus cluster is ready without an id_gen call. Included as is in the
+-- 0.2.0 -> 0.3.0 upgrade script (every definition here is CREATE OR REPLACE).
+--
+-- The coordinator stays the one authority for every shard's blocks (62_shard_cluster.sql). What
+-- changes is who asks: a worker whose next_id() finds no registry row for its schema, or no block
+-- of the shard for its id_gen.node_id, asks the coordinator for its grant itself
+-- (shard_cluster_pull(), called by next_id() in C), over a connection of its own
+-- (master_run_on_worker), and applies the coordinator's answer in its own transaction. So a node
+-- added by citus_add_node() (or back after citus_activate_node(), or one that missed a copy while
+-- it was down) issues on its first next_id() call. The grant is made and committed on the
+-- coordinator, under the same lock as shard_cluster_sync(), before the worker sees it: two nodes
+-- asking at once are granted one after the other, disjoint blocks; two sessions of one node asking
+-- at once each get the same answer.
+--
+-- A worker's copy can be stale: a node disabled (or removed) while a shard was dropped and made
+-- again under the same number comes back with its old block of it, and next_id() there finds
+-- no reason to ask. So the coordinator never grants a run of a shard's sequence field that
+-- another node id held for that shard number before (shard_block_history, 94_shard_block_history.sql,
+-- kept across drop_shard()): a stale block is that node's own, whatever the coordinator granted
+-- since.
+-------------------------------------------------------------------------------
+
+-- The grant itself, shared by shard_cluster_sync() and shard_cluster_grant(): every node of `nids`
+-- that holds no block of a shard (of shard `only_shard` when it is not NULL) gets one of `width`
+-- sequence numbers. The caller holds SHARE ROW EXCLUSIVE on both tables (one grant at a time) and
+-- has checked the node ids.
+CREATE OR REPLACE FUNCTION shard_cluster_grant_blocks(nids int4[], width int4, only_shard int4 DEFAULT NULL) RETURNS int4
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    bits int4 := 0;
+    s record;
+    nid int4;
+    lo int4;
+    granted int4 := 0;
+BEGIN
+    IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+        RAISE EXCEPTION 'permission denied to grant shard blocks' USING ERRCODE = '42501';
+    END IF;
+    WHILE (1 << bits) < width LOOP
+        bits := bits + 1;
+    END LOOP;
+    FOR s IN SELECT r.shard, r.epoch, r.created_at,
+                    NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b WHERE b.shard = r.shard) AS first_grant
+               FROM @extschema@.shard_registry r
+              WHERE only_shard IS NULL OR r.shard = only_shard ORDER BY r.shard LOOP
+        FOR nid IN SELECT u.node_id FROM pg_catalog.unnest(nids) AS u(node_id)
+                    WHERE NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b WHERE b.shard = s.shard AND b.node_id = u.node_id)
+                    ORDER BY u.node_id LOOP
+            -- The block this node id held of this shard before (dropped with the shard), if it
+            -- is of this size and free; else the lowest free aligned run of `width` sequence
+            -- numbers that no other node id ever held of this shard.
+            SELECT h.seq_lo INTO lo
+              FROM @extschema@.shard_block_history h
+             WHERE h.shard = s.shard AND h.node_id = nid AND h.seq_bits = bits
+               AND NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b
+                                WHERE b.shard = s.shard AND b.seq_lo < h.seq_lo + width AND h.seq_lo < b.seq_lo + (1 << b.seq_bits))
+             ORDER BY h.seq_lo LIMIT 1;
+            IF lo IS NULL THEN
+                SELECT g.lo INTO lo
+                  FROM pg_catalog.generate_series(0, 1024 - width, width) AS g(lo)
+                 WHERE NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b
+                                    WHERE b.shard = s.shard AND b.seq_lo < g.lo + width AND g.lo < b.seq_lo + (1 << b.seq_bits))
+                   AND NOT EXISTS (SELECT 1 FROM @extschema@.shard_block_history h
+                                    WHERE h.shard = s.shard AND h.node_id <> nid
+                                      AND h.seq_lo < g.lo + width AND g.lo < h.seq_lo + (1 << h.seq_bits))
+                 ORDER BY g.lo LIMIT 1;
+            END IF;
+            IF lo IS NULL THEN
+                RAISE EXCEPTION 'shard % has no free block of % IDs per ms for node %', s.shard, width, nid
+                    USING ERRCODE = '54000',
+                          DETAIL = 'A shard''s 1024 sequence numbers per ms are shared among the nodes that issue its IDs; a run another node id held of this shard number (shard_block_history) is not granted again.',
+                          HINT = 'Grant smaller blocks (shard_cluster_sync(ids_per_ms => ...)) to new shards, or give new nodes new shards.';
+            END IF;
+            -- A shard created in this transaction has issued nothing; one that existed before its
+            -- first grant may have issued IDs from its whole field, up to the run-ahead allowance
+            -- past the clock: its blocks start after that. A later grant is a block no node ever
+            -- held (blocks are never freed): valid at once.
+            INSERT INTO @extschema@.shard_blocks (shard, node_id, seq_lo, seq_bits, valid_from)
+                VALUES (s.shard, nid, lo, bits,
+                        CASE WHEN NOT s.first_grant OR s.created_at = pg_catalog.now() THEN s.epoch
+                             ELSE pg_catalog.clock_timestamp() + interval '1 second'
+                                  + coalesce(pg_catalog.current_setting('id_gen.max_run_ahead', true), '1s')::interval END);
+            INSERT INTO @extschema@.shard_block_history (shard, node_id, seq_lo, seq_bits)
+                VALUES (s.shard, nid, lo, bits) ON CONFLICT DO NOTHING;
+            granted := granted + 1;
+        END LOOP;
+    END LOOP;
+    RETURN granted;
+END
+$$;
+COMMENT ON FUNCTION shard_cluster_grant_blocks(int4[], int4, int4) IS 'internal to shard_cluster_sync() and shard_cluster_grant(): grant every listed node without a block of a shard one';
+REVOKE ALL ON FUNCTION shard_cluster_grant_blocks(int4[], int4, int4) FROM PUBLIC;
+
+-- The block size a grant uses: ids_per_ms, or by default the largest power of two, at most 256,
+-- that leaves room for twice as many nodes as there are now.
+CREATE OR REPLACE FUNCTION shard_cluster_block_width(ids_per_ms int4, nodes int4) RETURNS int4
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    width int4 := 256;
+BEGIN
+    IF ids_per_ms IS NULL THEN
+        WHILE width > 1 AND width * 2 * nodes > 1024 LOOP
+            width := width / 2;
+        END LOOP;
+        RETURN width;
+    ELSIF ids_per_ms NOT IN (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024) THEN
+        RAISE EXCEPTION 'ids_per_ms must be a power of two from 1 to 1024, not %', ids_per_ms USING ERRCODE = '22023';
+    END IF;
+    RETURN ids_per_ms;
+END
+$$;
+COMMENT ON FUNCTION shard_cluster_block_width(int4, int4) IS 'internal: the block size of a grant (ids_per_ms, or the default for a cluster of `nodes` nodes)';
+REVOKE ALL ON FUNCTION shard_cluster_block_width(int4, int4) FROM PUBLIC;
+
+-- The coordinator's registry and blocks, as shard_cluster_apply() takes them.
+CREATE OR REPLACE FUNCTION shard_cluster_snapshot() RETURNS jsonb
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+    SELECT pg_catalog.jsonb_build_object(
+        'registry', coalesce((SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(r)) FROM @extschema@.shard_registry r), '[]'),
+        'blocks', coalesce((SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(b)) FROM @extschema@.shard_blocks b), '[]'))
+$$;
+COMMENT ON FUNCTION shard_cluster_snapshot() IS 'internal: this node''s shard registry and blocks as one jsonb value (what shard_cluster_apply() takes)';
+REVOKE ALL ON FUNCTION shard_cluster_snapshot() FROM PUBLIC;
+
+-- Checks a Citus coordinator and the node ids of the cluster; the ids of every node.
+CREATE OR REPLACE FUNCTION shard_cluster_check(what text) RETURNS int4[]
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    is_coordinator boolean;
+    nids int4[];
+BEGIN
+    IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+        RAISE EXCEPTION 'permission denied to synchronise shards' USING ERRCODE = '42501';
+    END IF;
+    -- The extension's schema, as create_shard() checks it (61_shard_admin.sql), reached by OID.
+    EXECUTE pg_catalog.format('SELECT %I.extension_schema_check(false)',
+                              (SELECT n.nspname FROM pg_catalog.pg_namespace n JOIN pg_catalog.pg_extension e
+                                   ON e.extnamespace = n.oid WHERE e.extname = 'id_gen'));
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+        RAISE EXCEPTION '% needs Citus', what USING ERRCODE = '55000',
+            DETAIL = 'On a single server a shard is issued from its whole sequence field.';
+    END IF;
+    EXECUTE 'SELECT pg_catalog.citus_is_coordinator()' INTO is_coordinator;
+    IF NOT is_coordinator THEN
+        RAISE EXCEPTION '% runs on the coordinator', what USING ERRCODE = '55000',
+            DETAIL = 'The coordinator grants the blocks of every shard; workers hold copies.';
+    END IF;
+    PERFORM @extschema@.check_cluster_node_ids();
+    nids := ARRAY(SELECT c.node_id FROM @extschema@.cluster_node_ids() c ORDER BY c.node_id);
+    RETURN nids;
+END
+$$;
+COMMENT ON FUNCTION shard_cluster_check(text) IS 'internal: raise unless this is a Citus coordinator whose nodes have unique id_gen.node_id values; those values';
+REVOKE ALL ON FUNCTION shard_cluster_check(text) FROM PUBLIC;
+
+-- 0.2.0's function, now built from the parts above; what it does is unchanged: it grants every
+-- node its blocks and copies the registry and the blocks to every worker. It is no longer needed
+-- after citus_add_node() (a new node asks for its grant, see shard_cluster_pull()); create_shard(),
+-- drop_shard() and rename_shard() still run it, and it stays for use by hand.
+CREATE OR REPLACE FUNCTION shard_cluster_sync(ids_per_ms int4 DEFAULT NULL) RETURNS int4
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    nids int4[];
+    snapshot jsonb;
+    names text[];
+    ports int4[];
+    cmds text[];
+    f record;
+    failures text;
+BEGIN
+    nids := @extschema@.shard_cluster_check('shard_cluster_sync()');
+    -- One grant at a time.
+    LOCK TABLE @extschema@.shard_registry IN SHARE ROW EXCLUSIVE MODE;
+    LOCK TABLE @extschema@.shard_blocks IN SHARE ROW EXCLUSIVE MODE;
+    PERFORM @extschema@.shard_cluster_grant_blocks(nids,
+                @extschema@.shard_cluster_block_width(ids_per_ms, pg_catalog.cardinality(nids)));
+    snapshot := @extschema@.shard_cluster_snapshot();
+    -- Every active primary but this one, each over its own connection (Citus's master_run_on_worker).
+    EXECUTE $q$SELECT pg_catalog.array_agg(n.nodename::text ORDER BY n.nodeid), pg_catalog.array_agg(n.nodeport::int4 ORDER BY n.nodeid)
+                 FROM pg_catalog.pg_dist_node n
+                WHERE n.isactive AND n.noderole = 'primary' AND n.groupid <> 0$q$ INTO names, ports;
+    IF names IS NULL THEN
+        RETURN pg_catalog.cardinality(nids);
+    END IF;
+    cmds := pg_catalog.array_fill(pg_catalog.format('SELECT %I.shard_cluster_apply(%L::jsonb)', '@extschema@', snapshot::text),
+                                  ARRAY[pg_catalog.array_length(names, 1)]);
+    FOR f IN EXECUTE 'SELECT m.node_name::text AS node_name, m.node_port::int4 AS node_port, m.success, m.result
+                        FROM pg_catalog.master_run_on_worker($1, $2, $3, true) m' USING names, ports, cmds LOOP
+        IF NOT f.success THEN
+            failures := coalesce(failures || '; ', '') || pg_catalog.format('%s:%s: %s', f.node_name, f.node_port, f.result);
+        END IF;
+    END LOOP;
+    IF failures IS NOT NULL THEN
+        RAISE EXCEPTION 'the shard registry could not be copied to every node' USING ERRCODE = '08006',
+            DETAIL = failures,
+            HINT = 'Nodes that did not receive it ask the coordinator for it at their next next_id() call of a shard they do not know. Run SELECT shard_cluster_sync() again once they are reachable.';
+    END IF;
+    RETURN pg_catalog.cardinality(nids);
+END
+$$;
+COMMENT ON FUNCTION shard_cluster_sync(int4) IS 'on a Citus coordinator: check node ids, grant every node a block of every shard, copy the registry and blocks to every worker';
+REVOKE ALL ON FUNCTION shard_cluster_sync(int4) FROM PUBLIC;
+
+-- 0.2.0's function without its temporary tables (a worker applies a copy inside the transaction
+-- of a Citus task, which Citus may prepare for two-phase commit, and PREPARE refuses a transaction
+-- that touched temporary tables), and tolerant of a concurrent copy of the same rows.
+CREATE OR REPLACE FUNCTION shard_cluster_apply(snapshot jsonb) RETURNS int4
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    n int4;
+BEGIN
+    IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+        RAISE EXCEPTION 'permission denied to change the shard registry' USING ERRCODE = '42501';
+    END IF;
+    -- The extension's schema, as create_shard() checks it (61_shard_admin.sql), reached by OID.
+    EXECUTE pg_catalog.format('SELECT %I.extension_schema_check(false)',
+                              (SELECT n.nspname FROM pg_catalog.pg_namespace n JOIN pg_catalog.pg_extension e
+                                   ON e.extnamespace = n.oid WHERE e.extname = 'id_gen'));
+    DELETE FROM @extschema@.shard_blocks b
+     WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.jsonb_populate_recordset(NULL::@extschema@.shard_blocks, snapshot -> 'blocks') x
+                        WHERE x.shard = b.shard AND x.node_id = b.node_id
+                          AND x.seq_lo = b.seq_lo AND x.seq_bits = b.seq_bits AND x.valid_from = b.valid_from);
+    DELETE FROM @extschema@.shard_registry r
+     WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.jsonb_populate_recordset(NULL::@extschema@.shard_registry, snapshot -> 'registry') x
+                        WHERE x.shard = r.shard AND x.schema_name = r.schema_name AND x.epoch = r.epoch);
+    INSERT INTO @extschema@.shard_registry (shard, schema_name, epoch, created_at)
+        SELECT x.shard, x.schema_name, x.epoch, x.created_at
+          FROM pg_catalog.jsonb_populate_recordset(NULL::@extschema@.shard_registry, snapshot -> 'registry') x
+        ON CONFLICT DO NOTHING;
+    INSERT INTO @extschema@.shard_blocks (shard, node_id, seq_lo, seq_bits, valid_from)
+        SELECT x.shard, x.node_id, x.seq_lo, x.seq_bits, x.valid_from
+          FROM pg_catalog.jsonb_populate_recordset(NULL::@extschema@.shard_blocks, snapshot -> 'blocks') x
+        ON CONFLICT DO NOTHING;
+    SELECT pg_catalog.count(*) INTO n FROM @extschema@.shard_registry;
+    RETURN n;
+END
+$$;
+COMMENT ON FUNCTION shard_cluster_apply(jsonb) IS 'internal to shard_cluster_sync() and shard_cluster_pull(): make this node''s shard registry and blocks equal to the coordinator''s';
+REVOKE ALL ON FUNCTION shard_cluster_apply(jsonb) FROM PUBLIC;
+
+-- Run on the coordinator for a worker that asks (shard_cluster_pull()): checks the node ids, grants
+-- every node without a block of the shard of schema `schema_name` its block (node_id among them),
+-- and returns the registry and the blocks. Only that shard: one whose field is full (54000) stops
+-- no other. Committed on the coordinator before the worker applies it. A lock wait longer than
+-- 5 s (a create_shard() copying to the asking node while it waits for this answer) fails the
+-- request instead of waiting for ever.
+CREATE OR REPLACE FUNCTION shard_cluster_grant(node_id int4, schema_name name) RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    nids int4[];
+    s int4;
+BEGIN
+    nids := @extschema@.shard_cluster_check('shard_cluster_grant()');
+    IF shard_cluster_grant.node_id IS NULL OR NOT shard_cluster_grant.node_id = ANY (nids) THEN
+        RAISE EXCEPTION 'id_gen.node_id % is not the node id of any node of the cluster', shard_cluster_grant.node_id
+            USING ERRCODE = '55000', HINT = 'Add the node with citus_add_node() on the coordinator first.';
+    END IF;
+    PERFORM pg_catalog.set_config('lock_timeout', '5s', true);
+    LOCK TABLE @extschema@.shard_registry IN SHARE ROW EXCLUSIVE MODE;
+    LOCK TABLE @extschema@.shard_blocks IN SHARE ROW EXCLUSIVE MODE;
+    SELECT r.shard INTO s FROM @extschema@.shard_registry r WHERE r.schema_name = shard_cluster_grant.schema_name;
+    IF s IS NOT NULL THEN
+        PERFORM @extschema@.shard_cluster_grant_blocks(nids,
+                    @extschema@.shard_cluster_block_width(NULL, pg_catalog.cardinality(nids)), s);
+    END IF;
+    RETURN @extschema@.shard_cluster_snapshot();
+END
+$$;
+COMMENT ON FUNCTION shard_cluster_grant(int4, name) IS 'internal to shard_cluster_pull(): on the coordinator, grant the nodes their blocks of one shard and return the registry and the blocks';
+REVOKE ALL ON FUNCTION shard_cluster_grant(int4, name) FROM PUBLIC;
+
+-- Called by next_id() (in C) on a node where schema `schema_name` is not a registered shard, or
+-- where its shard has blocks and none is this node's. On a Citus worker with id_gen.node_id set
+-- it asks the coordinator for the grant (shard_cluster_grant(), committed there) and returns the
+-- shard and this node's block as the coordinator has them; all NULL where there is nothing to ask
+-- (no Citus, the coordinator itself, id_gen.node_id unset) or the schema is no shard there; 55000
+-- when the coordinator cannot be asked or refuses. It writes nothing in the caller's transaction:
+-- a Citus task's transaction may have sibling backends on this node that hold next_id()'s
+-- ShareLock until the distributed transaction ends, so a write there would wait for them for
+-- ever. The copy is kept on this node by a separate connection to the node itself that gives up
+-- unless it gets its lock within 50 ms (then the next session asks again; the coordinator answers
+-- with the same block). SECURITY DEFINER: the caller of next_id() need not be a superuser, and
+-- the answer only ever comes from the coordinator.
+CREATE OR REPLACE FUNCTION shard_cluster_pull(schema_name name, OUT shard int4, OUT epoch timestamptz,
+                                              OUT seq_lo int4, OUT seq_bits int4, OUT valid_from timestamptz)
+    RETURNS record
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    is_coordinator boolean;
+    me int4;
+    host text;
+    port int4;
+    ok boolean;
+    answer text;
+    copy jsonb;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+        RETURN;
+    END IF;
+    EXECUTE 'SELECT pg_catalog.citus_is_coordinator()' INTO is_coordinator;
+    me := NULLIF(pg_catalog.current_setting('id_gen.node_id', true), '')::int4;
+    IF is_coordinator OR me IS NULL OR me < 0 THEN
+        RETURN;
+    END IF;
+    EXECUTE $q$SELECT n.nodename::text, n.nodeport::int4 FROM pg_catalog.pg_dist_node n
+                WHERE n.groupid = 0 AND n.noderole = 'primary' ORDER BY n.nodeid LIMIT 1$q$ INTO host, port;
+    IF host IS NULL THEN
+        RAISE EXCEPTION 'this node cannot ask the coordinator for its block of the shard of schema "%": the coordinator is not in pg_dist_node',
+                        shard_cluster_pull.schema_name
+            USING ERRCODE = '55000',
+                  HINT = 'On the coordinator, run SELECT citus_set_coordinator_host(''<its host>'', <its port>); or run SELECT shard_cluster_sync() there.';
+    END IF;
+    EXECUTE 'SELECT m.success, m.result FROM pg_catalog.master_run_on_worker($1, $2, $3, false) m'
+        INTO ok, answer
+        USING ARRAY[host], ARRAY[port], ARRAY[pg_catalog.format('SELECT %I.shard_cluster_grant(%s, %L)', '@extschema@', me, shard_cluster_pull.schema_name)];
+    IF NOT coalesce(ok, false) THEN
+        RAISE EXCEPTION 'this node (id_gen.node_id %) could not get its block of the shard of schema "%" from the coordinator %:%',
+                        me, shard_cluster_pull.schema_name, host, port
+            USING ERRCODE = '55000', DETAIL = coalesce(answer, 'no answer'),
+                  HINT = 'next_id() refuses on this node until the coordinator grants it a block (it asks again at the next call); nothing was issued.';
+    END IF;
+    copy := answer::jsonb;
+    SELECT r.shard, r.epoch, b.seq_lo, b.seq_bits, b.valid_from
+      INTO shard_cluster_pull.shard, shard_cluster_pull.epoch, shard_cluster_pull.seq_lo,
+           shard_cluster_pull.seq_bits, shard_cluster_pull.valid_from
+      FROM pg_catalog.jsonb_populate_recordset(NULL::@extschema@.shard_registry, copy -> 'registry') r
+      JOIN pg_catalog.jsonb_populate_recordset(NULL::@extschema@.shard_blocks, copy -> 'blocks') b
+        ON b.shard = r.shard AND b.node_id = me
+     WHERE r.schema_name = shard_cluster_pull.schema_name;
+    -- Keep the copy on this node when that is quick (see above); a failure changes nothing.
+    EXECUTE $q$SELECT n.nodename::text, n.nodeport::int4 FROM pg_catalog.pg_dist_node n
+                WHERE n.groupid = (SELECT g.groupid FROM pg_catalog.pg_dist_local_group g) AND n.noderole = 'primary'
+                ORDER BY n.nodeid LIMIT 1$q$ INTO host, port;
+    IF host IS NOT NULL THEN
+        EXECUTE 'SELECT m.success, m.result FROM pg_catalog.master_run_on_worker($1, $2, $3, false) m'
+            INTO ok, answer
+            USING ARRAY[host], ARRAY[port],
+                  ARRAY[pg_catalog.format('SELECT %I.shard_cluster_apply(%L::jsonb, %L)', '@extschema@', copy::text, '50ms')];
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION shard_cluster_pull(name) IS 'internal to next_id() on a Citus worker: ask the coordinator for this node''s block of a shard; the shard and the block';
+REVOKE ALL ON FUNCTION shard_cluster_pull(name) FROM PUBLIC;
+
+-- shard_cluster_apply() that gives up (55P03) unless it gets its locks within `lock_timeout`.
+CREATE OR REPLACE FUNCTION shard_cluster_apply(snapshot jsonb, lock_timeout text) RETURNS int4
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+BEGIN
+    PERFORM pg_catalog.set_config('lock_timeout', shard_cluster_apply.lock_timeout, true);
+    RETURN @extschema@.shard_cluster_apply(snapshot);
+END
+$$;
+COMMENT ON FUNCTION shard_cluster_apply(jsonb, text) IS 'internal to shard_cluster_pull(): shard_cluster_apply() with a lock timeout';
+REVOKE ALL ON FUNCTION shard_cluster_apply(jsonb, text) FROM PUBLIC;
