@@ -19,8 +19,7 @@ REGRESS      = $(sort $(basename $(notdir $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
 
 IDGEN_CXXFLAGS = -std=c++17 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-register
-# IDGEN_CPPFLAGS: extra preprocessor flags from a packager (debian/rules: the hardening ones).
-PG_CPPFLAGS    = -I$(srcdir)/src $(IDGEN_CPPFLAGS)
+PG_CPPFLAGS    = -I$(srcdir)/src
 PG_CXXFLAGS    = $(IDGEN_CXXFLAGS)
 SHLIB_LINK     = -lstdc++ -lcrypto
 EXTRA_CLEAN    = $(DATA_built)

@@ -18,21 +18,59 @@ else
   as_pg() { "$@"; }
 fi
 
-# compile_extension: builds id_gen in the repository against $PG_CONFIG (nothing outside it).
+# Where the extension is built and installed from: the repository, or the directory that
+# IDGEN_EXT_DIR names (scripts/test.sh: the release archive's files, see dist_ext_dir).
+EXT_DIR=${IDGEN_EXT_DIR:-$ROOT}
+
+# compile_extension: builds id_gen in $EXT_DIR against $PG_CONFIG (nothing outside it).
 compile_extension() {
   # Objects built against another server version are not reused.
-  local stamp="$ROOT/.pg_config.stamp" want
+  local stamp="$EXT_DIR/.pg_config.stamp" want
   want="$PG_CONFIG $("$PG_CONFIG" --version)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    make -C "$ROOT" -s clean PG_CONFIG="$PG_CONFIG" >/dev/null
+    make -C "$EXT_DIR" -s clean PG_CONFIG="$PG_CONFIG" >/dev/null
     echo "$want" >"$stamp"
   fi
-  make -C "$ROOT" -s -j"$JOBS" PG_CONFIG="$PG_CONFIG"
+  make -C "$EXT_DIR" -s -j"$JOBS" PG_CONFIG="$PG_CONFIG"
 }
 
 # install_extension: installs the build into the server's directories (as root).
 install_extension() {
-  as_root make -C "$ROOT" -s install PG_CONFIG="$PG_CONFIG" >/dev/null
+  as_root make -C "$EXT_DIR" -s install PG_CONFIG="$PG_CONFIG" >/dev/null
+}
+
+# dist_ext_dir ZIP DIR: DIR holds the files of the release archive ZIP (scripts/release.sh) and
+# nothing else of the repository, with the build products of an earlier run kept: a file is
+# written only when its content changed (so make rebuilds only what depends on it), and when a
+# file came or went since the last archive the build starts clean. Prints what changed.
+dist_ext_dir() {
+  local zip=$1 dir=$2 stage f changed=0
+  stage=$(mktemp -d) || return 1
+  unzip -q "$zip" -d "$stage" || { rm -rf "$stage"; return 1; }
+  set -- "$stage"/*/
+  [ $# -eq 1 ] || { echo "dist_ext_dir: $zip has more than one top directory"; rm -rf "$stage"; return 1; }
+  stage=${1%/}
+  mkdir -p "$dir"
+  (cd "$stage" && find . -type f -o -type l | sort) >"$dir/.dist-files.new"
+  if ! cmp -s "$dir/.dist-files.new" "$dir/.dist-files"; then
+    [ -f "$dir/Makefile" ] && make -C "$dir" -s clean PG_CONFIG="$PG_CONFIG" >/dev/null 2>&1
+    if [ -f "$dir/.dist-files" ]; then
+      while read -r f; do [ -e "$stage/$f" ] || rm -f "$dir/$f"; done <"$dir/.dist-files"
+    fi
+    rm -f "$dir/.pg_config.stamp"
+    echo "the archive's file list changed: building from clean"
+  fi
+  while read -r f; do
+    if ! cmp -s "$stage/$f" "$dir/$f"; then
+      mkdir -p "$(dirname "$dir/$f")" && cp -P "$stage/$f" "$dir/$f" || return 1
+      changed=$((changed + 1))
+    fi
+  done <"$dir/.dist-files.new"
+  # Mode bits too (scripts must stay executable).
+  (cd "$stage" && find . -type f -perm -u+x) | while read -r f; do chmod +x "$dir/$f"; done
+  mv "$dir/.dist-files.new" "$dir/.dist-files"
+  rm -rf "${stage%/*}"
+  echo "$changed files changed since the last archive"
 }
 
 build_extension() {
