@@ -6,8 +6,8 @@
 # packages are purged and every file they installed must be gone. One TAP line per check.
 #   IDGEN_DEMO_PORT   port of the throwaway cluster (default 55432)
 #   KEEP_WORK=1       keep the work directory
-# It leaves Debian's PostgreSQL 15 without id_gen (it removes what an earlier `make install` left
-# there first): the test command's per-version layers install it again afterwards.
+# What an earlier `make install` left in Debian's PostgreSQL 15 is moved aside first and put back
+# at the end, after the purge (the demo test expects an installed build).
 set -uo pipefail
 # shellcheck source=../../scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
@@ -51,6 +51,8 @@ idgen_files() {
 finish() {
   stop_cluster "$W/pg"
   purge_packages >>"$log" 2>&1
+  # The files of an earlier make install, as they were.
+  [ ! -d "$W/aside" ] || as_root cp -a "$W/aside/." / >>"$log" 2>&1
   [ -n "${KEEP_WORK:-}" ] || rm -rf "$W"
 }
 trap finish EXIT
@@ -117,7 +119,10 @@ check "debian/changelog agrees with id_gen.control and CHANGELOG.md" changelog_a
 clean_slate() {
   purge_packages || return 1
   local f
-  for f in $(idgen_files); do echo "removing a leftover: $f"; as_root rm -rf "$f"; done
+  for f in $(idgen_files); do
+    echo "moving aside until the end: $f"
+    as_root mkdir -p "$W/aside$(dirname "$f")" && as_root mv "$f" "$W/aside$f" || return 1
+  done
   [ -z "$(idgen_files)" ]
 }
 check "no id_gen file in PostgreSQL $PGV's directories before the install" clean_slate
