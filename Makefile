@@ -25,6 +25,12 @@ SHLIB_LINK     = -lstdc++ -lcrypto
 EXTRA_CLEAN    = $(DATA_built)
 
 PG_CONFIG ?= pg_config
+# `make dist` needs no PostgreSQL: the release archive, id_gen-<version>.zip (scripts/release.sh).
+ifeq ($(MAKECMDGOALS),dist)
+.PHONY: dist
+dist:
+	$(CURDIR)/scripts/release.sh
+else
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
@@ -42,3 +48,4 @@ $(EXTENSION)--%.sql: src/update/%.sql $(sort $(wildcard src/sql/*.sql))
 	awk '/^\\ir /{f = "src/update/" $$2; while ((getline l < f) > 0) print l; close(f); next} {print}' $< > $@
 
 $(OBJS): $(wildcard src/core/*.h src/pg/*.h)
+endif

@@ -28,6 +28,11 @@ if [ "$demo" -eq 0 ]; then
     clang-14 libclang-rt-14-dev llvm-14
     # scripts/pg_versions.sh: building PostgreSQL 17 and 18 from source (17+ tarballs need bison/flex)
     bison flex libreadline-dev zlib1g-dev curl ca-certificates
+    # scripts/package.sh and test/package/deb_test.sh: Debian's packaging tools (pg_buildext comes
+    # with postgresql-server-dev-all, which brings the dev files of the packaged servers only: 15)
+    debhelper lintian postgresql-server-dev-all
+    # scripts/release.sh (make dist) and test/package/dist_test.sh
+    git zip unzip
   )
 fi
 # The tests' npm oracles (scripts/npm_oracles.sh): Debian's node and npm, unless a node with npm is there.

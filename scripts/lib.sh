@@ -18,34 +18,74 @@ else
   as_pg() { "$@"; }
 fi
 
-# compile_extension: builds id_gen in the repository against $PG_CONFIG (nothing outside it).
+# Where the extension is built and installed from: the repository, or the directory that
+# IDGEN_EXT_DIR names (scripts/test.sh: the release archive's files, see dist_ext_dir).
+EXT_DIR=${IDGEN_EXT_DIR:-$ROOT}
+
+# compile_extension: builds id_gen in $EXT_DIR against $PG_CONFIG (nothing outside it).
 compile_extension() {
   # Objects built against another server version are not reused, but they are kept: when the
   # server changes, the objects of the one built last are set aside in build/pgxs-objects (a tar
-  # per server, file times kept) and those of the server wanted are brought back, so a run over
-  # several versions recompiles only what changed since that server's last build (make compares
-  # the restored objects' times with the sources' as usual) instead of everything, each version.
-  local stamp="$ROOT/.pg_config.stamp" store="$ROOT/build/pgxs-objects" want have
+  # per server and build directory, file times kept) and those of the server wanted are brought
+  # back, so a run that switches versions in one directory recompiles only what changed since that
+  # server's last build there (make compares the restored objects' times with the sources' as
+  # usual). The test command's runs over several versions build each in a directory of its own
+  # (build-dist/pgNN), where the server never changes.
+  local stamp="$EXT_DIR/.pg_config.stamp" store="$ROOT/build/pgxs-objects" want have
   want="$PG_CONFIG $("$PG_CONFIG" --version)"
   have=$(cat "$stamp" 2>/dev/null)
   if [ "$have" != "$want" ]; then
     mkdir -p "$store"
     if [ -n "$have" ]; then
-      (cd "$ROOT" && find src/core src/pg -maxdepth 1 \( -name '*.o' -o -name '*.bc' \) && find . -maxdepth 1 -name '*.so') |
-        tar -C "$ROOT" -cf "$store/$(printf '%s' "$have" | md5sum | cut -c1-16).tar" -T - || return 1
+      (cd "$EXT_DIR" && find src/core src/pg -maxdepth 1 \( -name '*.o' -o -name '*.bc' \) && find . -maxdepth 1 -name '*.so') |
+        tar -C "$EXT_DIR" -cf "$store/$(printf '%s %s' "$EXT_DIR" "$have" | md5sum | cut -c1-16).tar" -T - || return 1
     fi
-    make -C "$ROOT" -s clean PG_CONFIG="$PG_CONFIG" >/dev/null
+    make -C "$EXT_DIR" -s clean PG_CONFIG="$PG_CONFIG" >/dev/null
     local saved
-    saved="$store/$(printf '%s' "$want" | md5sum | cut -c1-16).tar"
-    if [ -f "$saved" ]; then tar -C "$ROOT" -xpf "$saved" || return 1; fi
+    saved="$store/$(printf '%s %s' "$EXT_DIR" "$want" | md5sum | cut -c1-16).tar"
+    if [ -f "$saved" ]; then tar -C "$EXT_DIR" -xpf "$saved" || return 1; fi
     echo "$want" >"$stamp"
   fi
-  make -C "$ROOT" -s -j"$JOBS" PG_CONFIG="$PG_CONFIG"
+  make -C "$EXT_DIR" -s -j"$JOBS" PG_CONFIG="$PG_CONFIG"
 }
 
 # install_extension: installs the build into the server's directories (as root).
 install_extension() {
-  as_root make -C "$ROOT" -s install PG_CONFIG="$PG_CONFIG" >/dev/null
+  as_root make -C "$EXT_DIR" -s install PG_CONFIG="$PG_CONFIG" >/dev/null
+}
+
+# dist_ext_dir ZIP DIR: DIR holds the files of the release archive ZIP (scripts/release.sh) and
+# nothing else of the repository, with the build products of an earlier run kept: a file is
+# written only when its content changed (so make rebuilds only what depends on it), and when a
+# file came or went since the last archive the build starts clean. Prints what changed.
+dist_ext_dir() {
+  local zip=$1 dir=$2 stage f changed=0
+  stage=$(mktemp -d) || return 1
+  unzip -q "$zip" -d "$stage" || { rm -rf "$stage"; return 1; }
+  set -- "$stage"/*/
+  [ $# -eq 1 ] || { echo "dist_ext_dir: $zip has more than one top directory"; rm -rf "$stage"; return 1; }
+  stage=${1%/}
+  mkdir -p "$dir"
+  (cd "$stage" && find . -type f -o -type l | sort) >"$dir/.dist-files.new"
+  if ! cmp -s "$dir/.dist-files.new" "$dir/.dist-files"; then
+    [ -f "$dir/Makefile" ] && make -C "$dir" -s clean PG_CONFIG="$PG_CONFIG" >/dev/null 2>&1
+    if [ -f "$dir/.dist-files" ]; then
+      while read -r f; do [ -e "$stage/$f" ] || rm -f "$dir/$f"; done <"$dir/.dist-files"
+    fi
+    rm -f "$dir/.pg_config.stamp"
+    echo "the archive's file list changed: building from clean"
+  fi
+  while read -r f; do
+    if ! cmp -s "$stage/$f" "$dir/$f"; then
+      mkdir -p "$(dirname "$dir/$f")" && cp -P "$stage/$f" "$dir/$f" || return 1
+      changed=$((changed + 1))
+    fi
+  done <"$dir/.dist-files.new"
+  # Mode bits too (scripts must stay executable).
+  (cd "$stage" && find . -type f -perm -u+x) | while read -r f; do chmod +x "$dir/$f"; done
+  mv "$dir/.dist-files.new" "$dir/.dist-files"
+  rm -rf "${stage%/*}"
+  echo "$changed files changed since the last archive"
 }
 
 build_extension() {

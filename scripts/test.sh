@@ -66,6 +66,10 @@ if [ -n "$IDGEN_PG_VERSIONS" ]; then
     ) >"$provide_log" 2>&1 &
     provide_pid=$!
   fi
+  # ---- The release archive (scripts/release.sh --worktree), made once: every version's run
+  # builds, installs and regress-tests the extension from its files (see below).
+  IDGEN_DIST_ZIP=$("$ROOT/scripts/release.sh" --worktree --out "$ROOT/build-dist") || exit 1
+  export IDGEN_DIST_ZIP
   # The package layer, once, before the versions: META.json, LICENSE, CHANGELOG.md, and the
   # README's demo, run on $PG_CONFIG's server (Debian's 15 by default) on the first test port.
   echo "==== package"
@@ -149,6 +153,23 @@ fi
 
 timer "build (extension, tests, fuzz targets)"
 "$ROOT/scripts/deps.sh" || exit 1
+# ---- The extension is built, installed and regress-tested from the release archive's files, not
+# from the tree, so every version tests what `make dist` ships: IDGEN_DIST_ZIP (made once by the
+# run over several versions) or an archive of the tracked files as they are now (uncommitted
+# changes included; untracked files are not in it). They go to build-dist/pgNN, one directory per
+# major version, kept between runs so that only what changed is rebuilt (lib.sh: dist_ext_dir).
+# The CMake tests are built from the tree. Outside a git checkout (the archive unpacked): the tree.
+if [ -z "${IDGEN_DIST_ZIP:-}" ] && git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  IDGEN_DIST_ZIP=$("$ROOT/scripts/release.sh" --worktree --out "$ROOT/build-dist") || exit 1
+fi
+if [ -n "${IDGEN_DIST_ZIP:-}" ]; then
+  EXT_DIR="$ROOT/build-dist/pg$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')"
+  echo "== the extension from $(basename "$IDGEN_DIST_ZIP") in ${EXT_DIR#"$ROOT"/}: $(dist_ext_dir "$IDGEN_DIST_ZIP" "$EXT_DIR" | tr '\n' ' ')"
+  [ -f "$EXT_DIR/Makefile" ] || exit 1
+  export IDGEN_EXT_DIR=$EXT_DIR
+  untracked=$(git -C "$ROOT" ls-files --others --exclude-standard | head -10 | tr '\n' ' ')
+  [ -z "$untracked" ] || echo "note: untracked files, not in the archive: $untracked"
+fi
 build_extension || exit 1
 cmake -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
 cmake --build "$ROOT/build" -j"$JOBS" >/dev/null || { cmake --build "$ROOT/build"; exit 1; }
@@ -231,16 +252,16 @@ fi
 
 echo "== sql (pg_regress)"
 timer "sql"
-timeout -k 10 600 make -C "$ROOT" -s installcheck PG_CONFIG="$PG_CONFIG" >"$WORK/regress.log" 2>&1
+timeout -k 10 600 make -C "$EXT_DIR" -s installcheck PG_CONFIG="$PG_CONFIG" >"$WORK/regress.log" 2>&1
 rc=$?
 # 15 prints "test name ... ok" / "... FAILED"; 16 and later print "ok 1 - name" / "not ok 1 - name".
 p=$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$WORK/regress.log")
 f=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$WORK/regress.log")
 # pg_regress failed without a failing test (setup error, timeout): one failure.
 if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then cat "$WORK/regress.log"; f=1; fi
-if [ "$f" -gt 0 ]; then cat "$WORK/regress.log"; head -200 "$ROOT/regression.diffs" 2>/dev/null; fi
+if [ "$f" -gt 0 ]; then cat "$WORK/regress.log"; head -200 "$EXT_DIR/regression.diffs" 2>/dev/null; fi
 # Every sql/*.sql file must have run: a test that did not (pg_regress stopped early) is a failure.
-expected=$(find "$ROOT/sql" -maxdepth 1 -name '*.sql' | wc -l)
+expected=$(find "$EXT_DIR/sql" -maxdepth 1 -name '*.sql' | wc -l)
 if [ $((p + f)) -lt "$expected" ]; then
   cat "$WORK/regress.log"
   f=$((expected - p))
@@ -330,7 +351,7 @@ citus_layer() {
   fi
   [ "$rc" -eq 0 ] || { tally Citus 0 1; return; }
   # The same build, installed into the Citus server's copy (same major and headers).
-  as_root make -C "$ROOT" -s install PG_CONFIG="$pgc" >/dev/null || { tally Citus 0 1; return; }
+  as_root make -C "$EXT_DIR" -s install PG_CONFIG="$pgc" >/dev/null || { tally Citus 0 1; return; }
   PG_BINDIR=$("$pgc" --bindir)
   CITUS_BINDIR=$PG_BINDIR
   # The four servers are made and started at once (initdb dominates; one after the other took

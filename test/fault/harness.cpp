@@ -60,6 +60,7 @@ public:
     void SetUp() override {
         Settings& s = g_settings;
         s.source_dir = IDGEN_SOURCE_DIR;
+        s.ext_dir = env_or("IDGEN_EXT_DIR", s.source_dir);
         s.pg_config = env_or("PG_CONFIG", "");
         const std::string bindir = env_or("IDGEN_PG_BINDIR", "");
         if (s.pg_config.empty()) s.pg_config = bindir.empty() ? "pg_config" : bindir + "/pg_config";

@@ -36,7 +36,8 @@ using TimePoint = Clock::time_point;
 struct Settings {
     std::string bindir;       // PostgreSQL programs
     std::string pg_config;    // for building the extension (PGXS)
-    std::string source_dir;   // the repository (for building and installing builds)
+    std::string source_dir;   // the repository (git history: older releases are built from it)
+    std::string ext_dir;      // where this build of the extension was built (IDGEN_EXT_DIR, else the repository)
     std::string shim;         // fault_shim.so, copied into the work directory
     std::string work;         // this run's work directory
     std::string os_user;      // owner of the clusters ("" when not root: the current user)

@@ -214,7 +214,7 @@ TEST(UpgradeWindow, OldAndNewLibrarySideBySide) {
         ~Reinstall() {
             if (make_install(src, log) != 0) ADD_FAILURE() << "re-installing this build failed: see " << log;
         }
-    } reinstall{st.source_dir, log};
+    } reinstall{st.ext_dir, log};
 
     ASSERT_EQ(make_install(old_dir, log), 0) << "installing 0.1.0 failed: see " << log;
     Cluster c("s10-nopre", Mode::kNoPreload);
@@ -233,7 +233,7 @@ TEST(UpgradeWindow, OldAndNewLibrarySideBySide) {
         book.add(oid, r);
     }
 
-    ASSERT_EQ(make_install(st.source_dir, log), 0) << "installing this build failed: see " << log;
+    ASSERT_EQ(make_install(st.ext_dir, log), 0) << "installing this build failed: see " << log;
     auto n = connect_retrying(c.dsn("side"));
     const int nid = book.new_conn();
     std::size_t o_errors = 0;
