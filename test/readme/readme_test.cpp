@@ -367,6 +367,14 @@ TEST(ReadmeLinks, EveryRelativeLinkAndAnchorResolves) {
     for (const auto& p : problems) ADD_FAILURE() << p;
 }
 
+// README.md is a landing page: at most 450 lines, the manual's detail lives in docs/.
+TEST(ReadmeLinks, TheReadmeIsALandingPage) {
+    const std::string readme = slurp(readme_path());
+    const auto lines = std::count(readme.begin(), readme.end(), '\n');
+    EXPECT_GT(lines, 0);
+    EXPECT_LE(lines, 450) << "README.md has " << lines << " lines: move detail to a page of docs/";
+}
+
 // README.md's Contents list every section of README.md and every docs page (a page it does not
 // list would not be run), and each docs page is one reachable from the README.
 TEST(ReadmeLinks, ContentsListEverySectionAndEveryPage) {
