@@ -305,9 +305,22 @@ run_integration() {
 }
 run_integration
 
-echo "== readme (README.md's SQL blocks in order, on both clusters, shown results checked)"
+echo "== readme (README.md's and then docs/*.md's SQL blocks in order, on both clusters, shown results checked; links)"
 timer "readme"
 run_gtest readme "$ROOT/build/readme_tests" 300
+
+# --- reference: docs/reference.md is what scripts/reference.sh prints from a fresh install's catalog
+# (the same page on every server version).
+echo "== reference (docs/reference.md = scripts/reference.sh's output)"
+if PG_BINDIR="$PG_BINDIR" "$ROOT/scripts/reference.sh" >"$WORK/reference.md" 2>"$WORK/reference.err" \
+  && diff -u "$ROOT/docs/reference.md" "$WORK/reference.md" >"$WORK/reference.diff"; then
+  tally reference 1 0
+else
+  cat "$WORK/reference.err"; head -60 "$WORK/reference.diff"
+  echo "docs/reference.md differs from scripts/reference.sh's output: regenerate it (scripts/reference.sh > docs/reference.md)"
+  tally reference 0 1
+fi
+# --- end reference
 
 echo "== library (the C++ client library: API, generators under ThreadSanitizer, libpqxx round trips, the example)"
 timer "library"

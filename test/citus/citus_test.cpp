@@ -1027,9 +1027,9 @@ TEST(Citus, ClusterFunctionLabels) {
     run(0, "DROP ROLE idgen_plain");
 }
 
-// The README's ```sql citus blocks, in order, in one session on the coordinator.
+// The manual's ```sql citus blocks (docs/citus.md), in order, in one session on the coordinator.
 TEST(Citus, ReadmeBlocks) {
-    std::ifstream in(std::string(IDGEN_SOURCE_DIR) + "/README.md");
+    std::ifstream in(std::string(IDGEN_SOURCE_DIR) + "/docs/citus.md");
     ASSERT_TRUE(in.good());
     std::string line, block;
     bool inside = false;

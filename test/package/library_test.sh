@@ -88,13 +88,13 @@ moved_tree() {
   pkgconfig_consumer "$W/moved" "$W/consumer-moved" && cmake_consumer "$W/moved" "$W/c-moved"
 }
 
-# Every ```cpp block of the README's C++ library section compiles against the installed headers
+# Every ```cpp block of the manual's C++ library page (docs/cxx-library.md) compiles against the installed headers
 # (with libpqxx): each becomes the body of a function with `conn` (a pqxx::connection) in scope;
 # its #include lines go to the top.
 readme_blocks_compile() {
   local src="$W/readme_blocks.cpp" n
   awk '
-    /^## / { in_section = ($0 == "## The C++ library") }
+    /^# / { in_section = ($0 == "# The C++ library") }
     in_section && /^```cpp$/ { in_block = 1; n++; body = ""; next }
     in_section && in_block && /^```$/ {
       in_block = 0
@@ -104,9 +104,9 @@ readme_blocks_compile() {
     in_section && in_block && /^#include/ { includes = includes $0 "\n"; next }
     in_section && in_block { body = body $0 "\n" }
     END { printf "// %d blocks\n", n; printf "%s", includes > "/dev/stderr" }
-  ' "$ROOT/README.md" >"$src.body" 2>"$src.includes" || return 1
+  ' "$ROOT/docs/cxx-library.md" >"$src.body" 2>"$src.includes" || return 1
   n=$(sed -n 's|^// \([0-9]*\) blocks$|\1|p' "$src.body")
-  [ "${n:-0}" -gt 0 ] || { echo "no cpp block in the README's C++ library section"; return 1; }
+  [ "${n:-0}" -gt 0 ] || { echo "no cpp block in docs/cxx-library.md"; return 1; }
   { echo '#include <pqxx/pqxx>'; echo '#include <id_gen/id_gen.hpp>'; echo '#include <id_gen/pqxx.hpp>'
     echo '#include <iostream>'; echo '#include <string>'; sort -u "$src.includes"; cat "$src.body"; } >"$src"
   # shellcheck disable=SC2046
@@ -126,5 +126,5 @@ check "find_package(id_gen) refuses the minor versions before and after" refuses
 check "pkg-config id_gen" pkgconfig_consumer "$W/prefix" "$W/consumer-pc"
 check "the installed tree moved elsewhere: pkg-config and find_package" moved_tree
 check "examples/order_retry builds on its own against the installed library" example_builds
-check "the README's C++ blocks compile against the installed headers" readme_blocks_compile
+check "the C++ blocks of docs/cxx-library.md compile against the installed headers" readme_blocks_compile
 [ "$failures" -eq 0 ]

@@ -19,6 +19,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +43,7 @@ struct Statement {
 };
 
 struct Block {
+    std::string file;               // the page, relative to the repository (set by the caller)
     int line = 0;                   // line of the opening fence
     std::string heading;            // the nearest heading above it
     std::vector<std::string> tags;  // the fence's words after "sql"
@@ -370,14 +374,31 @@ inline std::vector<Block> parse_readme(const std::string& md) {
     return blocks;
 }
 
-// GitHub's anchor for a heading: lower case; letters, digits, '_', '-' and spaces kept (spaces
-// become '-'), everything else dropped (non-ASCII too, which is right for punctuation such as '—').
+// GitHub's anchor (slug) for a heading: its text as shown (inline-code backticks, emphasis
+// stars and link brackets are markup, not text), lower case; letters, digits, '_', '-' and spaces
+// kept (a space becomes '-', runs are not merged), every other ASCII character dropped. Of the
+// non-ASCII characters, punctuation and symbols (U+0080 to U+00BF, U+2000 to U+2BFF: dashes,
+// quotes, ellipses, arrows) are dropped, others (letters such as 'é') kept as they are.
 inline std::string anchor_of(const std::string& heading) {
     std::string a;
-    for (char c : heading) {
-        const auto u = static_cast<unsigned char>(c);
-        if (std::isalnum(u) || c == '_' || c == '-') a += static_cast<char>(std::tolower(u));
-        else if (c == ' ') a += '-';
+    for (std::size_t i = 0; i < heading.size();) {
+        const auto u = static_cast<unsigned char>(heading[i]);
+        if (u < 0x80) {
+            if (std::isalnum(u) || u == '_' || u == '-') a += static_cast<char>(std::tolower(u));
+            else if (u == ' ') a += '-';
+            ++i;
+            continue;
+        }
+        std::size_t n = u >= 0xF0 ? 4 : u >= 0xE0 ? 3 : u >= 0xC0 ? 2 : 1;
+        if (i + n > heading.size()) n = heading.size() - i;
+        unsigned cp = 0;
+        if (n == 2) cp = ((u & 0x1Fu) << 6) | (static_cast<unsigned char>(heading[i + 1]) & 0x3Fu);
+        if (n == 3)
+            cp = ((u & 0x0Fu) << 12) | ((static_cast<unsigned char>(heading[i + 1]) & 0x3Fu) << 6) |
+                 (static_cast<unsigned char>(heading[i + 2]) & 0x3Fu);
+        const bool punctuation = (cp >= 0x80 && cp <= 0xBF) || (cp >= 0x2000 && cp <= 0x2BFF) || n == 1;
+        if (!punctuation) a += heading.substr(i, n);
+        i += n;
     }
     return a;
 }
@@ -423,6 +444,92 @@ inline MarkdownOutline outline_of(const std::string& md) {
         }
     }
     return o;
+}
+
+// The anchors of a page's headings as GitHub makes them: a repeated heading's anchor gets "-1",
+// "-2", ... in order.
+inline std::set<std::string> anchors_of(const std::string& md) {
+    std::map<std::string, int> seen;
+    std::set<std::string> all;
+    for (const auto& h : outline_of(md).headings) {
+        const std::string a = anchor_of(h.second);
+        const int n = seen[a]++;
+        all.insert(n == 0 ? a : a + "-" + std::to_string(n));
+    }
+    return all;
+}
+
+// The docs pages the README layer runs after README.md, in order: every docs/*.md page that the
+// README's "## Contents" list links to, in the order of its first link there.
+inline std::vector<std::string> docs_in_order(const std::string& readme_md) {
+    std::vector<std::string> pages;
+    for (const std::string& target : outline_of(readme_md).contents_links) {
+        const std::string file = target.substr(0, target.find('#'));
+        if (!starts_with(file, "docs/") || file.size() < 9 || file.compare(file.size() - 3, 3, ".md") != 0) continue;
+        if (std::find(pages.begin(), pages.end(), file) == pages.end()) pages.push_back(file);
+    }
+    return pages;
+}
+
+// A relative link's file, resolved against the page's directory ("docs/ulid.md" + "../bench/x.sh"
+// -> "bench/x.sh"; "" + "#a" -> the page itself). Empty when it climbs out of the repository.
+inline std::string resolve_link(const std::string& page, const std::string& target) {
+    const std::string file = target.substr(0, target.find('#'));
+    if (file.empty()) return page;
+    std::vector<std::string> parts;
+    const std::string dir = page.find('/') == std::string::npos ? "" : page.substr(0, page.rfind('/') + 1);
+    const std::string path = dir + file;
+    std::size_t p = 0;
+    while (p <= path.size()) {
+        std::size_t e = path.find('/', p);
+        if (e == std::string::npos) e = path.size();
+        const std::string part = path.substr(p, e - p);
+        if (part == "..") {
+            if (parts.empty()) return "";
+            parts.pop_back();
+        } else if (!part.empty() && part != ".") {
+            parts.push_back(part);
+        }
+        p = e + 1;
+    }
+    std::string out;
+    for (const auto& part : parts) out += (out.empty() ? "" : "/") + part;
+    if (!file.empty() && file.back() == '/' && !out.empty()) out += "/";
+    return out;
+}
+
+// Every relative link of the pages that leads nowhere: to a file that does not exist, or to an
+// anchor that no heading of its Markdown page has. `pages` holds the text of each page to check by
+// its path in the repository; `exists` tells whether another path exists; `read` gives the text
+// of a Markdown file outside `pages` (for its anchors). One message per broken link.
+inline std::vector<std::string> link_problems(const std::map<std::string, std::string>& pages,
+                                              const std::function<bool(const std::string&)>& exists,
+                                              const std::function<std::string(const std::string&)>& read) {
+    std::vector<std::string> problems;
+    std::map<std::string, std::set<std::string>> anchors;
+    for (const auto& [path, text] : pages) anchors[path] = anchors_of(text);
+    for (const auto& [path, text] : pages) {
+        for (const auto& [line, target] : outline_of(text).links) {
+            if (target.find("://") != std::string::npos || starts_with(target, "mailto:")) continue;
+            const std::string at = path + ":" + std::to_string(line) + ": ";
+            const std::string file = resolve_link(path, target);
+            if (file.empty()) {
+                problems.push_back(at + target + " leads out of the repository");
+                continue;
+            }
+            if (pages.count(file) == 0 && !exists(file)) {
+                problems.push_back(at + "no file " + file + " (link " + target + ")");
+                continue;
+            }
+            const std::size_t hash = target.find('#');
+            if (hash == std::string::npos) continue;
+            const std::string anchor = target.substr(hash + 1);
+            if (file.size() < 3 || file.compare(file.size() - 3, 3, ".md") != 0) continue;  // e.g. #L10 of a source file
+            if (anchors.count(file) == 0) anchors[file] = anchors_of(read(file));
+            if (anchors[file].count(anchor) == 0) problems.push_back(at + "no heading of " + file + " has the anchor #" + anchor);
+        }
+    }
+    return problems;
 }
 
 // The shape check of "-- e.g. <example>": the same length, the same characters where the example

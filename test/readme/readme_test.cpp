@@ -1,20 +1,25 @@
-// The README layer of the test command: runs README.md's fenced SQL blocks in order, as a user
-// pasting them into one psql session would, on the clusters scripts/test.sh started, and checks
-// the results the README shows. One test per block. The conventions are in readme_blocks.h and in
-// README.md's "Contributing" section.
+// The README layer of the test command: runs the fenced SQL blocks of README.md and then of the
+// docs/*.md pages, in the order README.md's Contents list links them, as a user pasting them into
+// one psql session would, on the clusters scripts/test.sh started, and checks the results they
+// show. One test per block; what a page made (tables, registered prefixes, settings) is there for
+// the pages after it. The conventions are in readme_blocks.h and in docs/contributing.md. Then
+// every relative link and #anchor of README.md and docs/*.md is checked.
 //
 // Each cluster gets a fresh database (without the extension: the README's own CREATE EXTENSION
 // block makes it) and one session for every block, with TimeZone UTC. Plain blocks run on both
 // clusters: the main one preloads id_gen, the second does not. A block stops at the first
 // statement that fails unexpectedly (as psql with ON_ERROR_STOP). Afterwards the databases are
 // dropped, and settings the blocks changed with ALTER SYSTEM and roles they created are undone.
-//   IDGEN_README        the file to run (default: the repository's README.md)
+//   IDGEN_README        the landing page to run (default: the repository's README.md); the docs
+//                       pages its Contents list links are read relative to its directory
 //   IDGEN_README_KEEP   keep the databases (named idgen_readme) for a look afterwards
 #include "readme_blocks.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -30,7 +35,7 @@
 
 namespace idgen::readme {
 // How gtest names a block in its messages.
-void PrintTo(const Block& b, std::ostream* os) { *os << "README.md:" << b.line; }
+void PrintTo(const Block& b, std::ostream* os) { *os << b.file << ":" << b.line; }
 }  // namespace idgen::readme
 
 namespace {
@@ -48,17 +53,37 @@ std::string env_or(const char* name, const std::string& fallback) {
 
 std::string readme_path() { return env_or("IDGEN_README", std::string(IDGEN_SOURCE_DIR) + "/README.md"); }
 
-std::vector<Block> load_blocks() {
-    std::ifstream in(readme_path());
+std::string readme_dir() { return readme_path().substr(0, readme_path().rfind('/') + 1); }
+
+std::string slurp(const std::string& path, bool* ok = nullptr) {
+    std::ifstream in(path);
     std::stringstream ss;
     ss << in.rdbuf();
+    if (ok) *ok = static_cast<bool>(in);
+    return ss.str();
+}
+
+// README.md's blocks, then each docs page's, in the order of README.md's Contents list.
+std::vector<Block> load_blocks() {
     std::vector<Block> blocks;
-    if (in) blocks = idgen::readme::parse_readme(ss.str());
-    if (blocks.empty()) {
-        Block b;
-        b.error = "no ```sql block read from " + readme_path();
-        blocks.push_back(b);
-    }
+    auto add = [&](const std::string& name) {
+        bool ok = false;
+        const std::string md = slurp(name == "README.md" ? readme_path() : readme_dir() + name, &ok);
+        auto page = ok ? idgen::readme::parse_readme(md) : std::vector<Block>{};
+        // A docs page may have no SQL (the C++ library's, the generated reference); the README has.
+        if (!ok || (page.empty() && name == "README.md")) {
+            Block b;
+            b.error = ok ? "no ```sql block read from " + readme_path() : "cannot read " + readme_dir() + name;
+            page.push_back(b);
+        }
+        for (Block& b : page) {
+            b.file = name;
+            blocks.push_back(b);
+        }
+        return md;
+    };
+    const std::string readme = add("README.md");
+    for (const std::string& page : idgen::readme::docs_in_order(readme)) add(page);
     return blocks;
 }
 
@@ -186,7 +211,7 @@ std::string describe(const Expectation& e) {
 std::string run_block(Cluster& c, const Block& b) {
     std::string failures;
     for (const Statement& s : b.statements) {
-        const std::string at = "README.md:" + std::to_string(s.line) + " (" + c.where() + "): " + first_line(s.sql);
+        const std::string at = b.file + ":" + std::to_string(s.line) + " (" + c.where() + "): " + first_line(s.sql);
         const Expectation& e = s.expect;
         std::vector<std::string> rows;
         std::string state, message;
@@ -269,7 +294,7 @@ public:
 
 TEST_P(ReadmeBlock, Runs) {
     const Block& b = GetParam();
-    const std::string at = "README.md:" + std::to_string(b.line);
+    const std::string at = b.file + ":" + std::to_string(b.line);
     if (!b.error.empty()) FAIL() << at << ": " << b.error;
     if (b.fragment) GTEST_SKIP() << at << " [sql fragment]: shown, not run";
     if (b.citus) GTEST_SKIP() << at << " [sql citus]: needs Citus, which this test command does not provide yet";
@@ -307,42 +332,55 @@ TEST_P(ReadmeBlock, Runs) {
 
 std::string block_name(const ::testing::TestParamInfo<Block>& info) {
     std::string slug;
+    std::string page = info.param.file.substr(info.param.file.rfind('/') + 1);
+    page = page.substr(0, page.find('.'));
+    for (char& ch : page)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
     for (char ch : info.param.heading) {
         if (std::isalnum(static_cast<unsigned char>(ch))) slug += ch;
         else if (!slug.empty() && slug.back() != '_') slug += '_';
         if (slug.size() >= 32) break;
     }
     while (!slug.empty() && slug.back() == '_') slug.pop_back();
-    return "L" + std::to_string(info.param.line) + (slug.empty() ? "" : "_" + slug) + "_" + std::to_string(info.index);
+    return page + "_L" + std::to_string(info.param.line) + (slug.empty() ? "" : "_" + slug) + "_" + std::to_string(info.index);
 }
 
 INSTANTIATE_TEST_SUITE_P(Readme, ReadmeBlock, ::testing::ValuesIn(load_blocks()), block_name);
 
-// Every link inside the README reaches a heading of it or a file of the repository, and the
-// table of contents lists every section.
-TEST(ReadmeLinks, ReachTheirTargetsAndContentsListsEverySection) {
-    std::ifstream in(readme_path());
-    std::stringstream ss;
-    ss << in.rdbuf();
-    ASSERT_TRUE(in) << readme_path();
-    const auto o = idgen::readme::outline_of(ss.str());
-    std::map<std::string, int> anchors;  // GitHub numbers repeated headings: x, x-1, x-2
-    std::set<std::string> all;
-    for (const auto& [level, text] : o.headings) {
-        std::string a = idgen::readme::anchor_of(text);
-        const int n = anchors[a]++;
-        all.insert(n == 0 ? a : a + "-" + std::to_string(n));
-    }
-    const std::string dir = readme_path().substr(0, readme_path().rfind('/') + 1);
-    for (const auto& [line, target] : o.links) {
-        if (idgen::readme::starts_with(target, "http://") || idgen::readme::starts_with(target, "https://")) continue;
-        if (idgen::readme::starts_with(target, "#")) {
-            EXPECT_EQ(all.count(target.substr(1)), 1u) << "README.md:" << line << ": no heading has the anchor " << target;
-            continue;
-        }
-        const std::string file = target.substr(0, target.find('#'));
-        EXPECT_TRUE(std::ifstream(dir + file).good()) << "README.md:" << line << ": no file " << file;
-    }
+// Every relative link of README.md and docs/*.md reaches a file of the repository and, where it
+// names an anchor of a Markdown page, a heading of that page.
+TEST(ReadmeLinks, EveryRelativeLinkAndAnchorResolves) {
+    namespace fs = std::filesystem;
+    const std::string root = readme_dir();
+    std::map<std::string, std::string> pages;
+    bool ok = false;
+    pages["README.md"] = slurp(readme_path(), &ok);
+    ASSERT_TRUE(ok) << readme_path();
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(root + "docs", ec))
+        if (entry.path().extension() == ".md") pages["docs/" + entry.path().filename().string()] = slurp(entry.path().string());
+    ASSERT_FALSE(ec) << root << "docs: " << ec.message();
+    ASSERT_GT(pages.size(), 1u) << "no docs/*.md page";
+    const auto problems = idgen::readme::link_problems(
+        pages, [&](const std::string& f) { return fs::exists(root + f); },
+        [&](const std::string& f) { return slurp(root + f); });
+    for (const auto& p : problems) ADD_FAILURE() << p;
+}
+
+// README.md is a landing page: at most 450 lines, the manual's detail lives in docs/.
+TEST(ReadmeLinks, TheReadmeIsALandingPage) {
+    const std::string readme = slurp(readme_path());
+    const auto lines = std::count(readme.begin(), readme.end(), '\n');
+    EXPECT_GT(lines, 0);
+    EXPECT_LE(lines, 450) << "README.md has " << lines << " lines: move detail to a page of docs/";
+}
+
+// README.md's Contents list every section of README.md and every docs page (a page it does not
+// list would not be run), and each docs page is one reachable from the README.
+TEST(ReadmeLinks, ContentsListEverySectionAndEveryPage) {
+    namespace fs = std::filesystem;
+    const std::string readme = slurp(readme_path());
+    const auto o = idgen::readme::outline_of(readme);
     std::set<std::string> listed(o.contents_links.begin(), o.contents_links.end());
     EXPECT_FALSE(listed.empty()) << "README.md has no \"## Contents\" list";
     for (const auto& [level, text] : o.headings) {
@@ -351,6 +389,17 @@ TEST(ReadmeLinks, ReachTheirTargetsAndContentsListsEverySection) {
                 << "the README's Contents do not list the section \"" << text << "\"";
         }
     }
+    const auto order = idgen::readme::docs_in_order(readme);
+    std::error_code ec;
+    int pages = 0;
+    for (const auto& entry : fs::directory_iterator(readme_dir() + "docs", ec)) {
+        if (entry.path().extension() != ".md") continue;
+        ++pages;
+        const std::string page = "docs/" + entry.path().filename().string();
+        EXPECT_NE(std::find(order.begin(), order.end(), page), order.end())
+            << page << " is not linked from README.md's Contents, so the README layer would not run its blocks";
+    }
+    EXPECT_GT(pages, 0);
 }
 
 }  // namespace

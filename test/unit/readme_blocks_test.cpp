@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -166,4 +168,77 @@ TEST(ReadmeBlocks, ShapeOfAnIllustration) {
     EXPECT_FALSE(same_shape("01J9ZQ4K3M5N6P7Q8R9S0T1V2W", "01jh0000000000000000000000"));
     EXPECT_FALSE(same_shape("acct_0b6ol7g0qk5tbhc8y8hbzs2sf", "acct-0b6ol7g0qk5tbhc8y8hbzs2sf"));
     EXPECT_FALSE(same_shape("1869411528471887872", "869411528471887872"));
+}
+
+// GitHub's heading slugs: a link checked against a wrong slug passes a link GitHub breaks.
+TEST(ReadmeLinks, AnchorIsGitHubsSlug) {
+    using idgen::readme::anchor_of;
+    EXPECT_EQ(anchor_of("Quick start"), "quick-start");
+    EXPECT_EQ(anchor_of("xid (rs/xid)"), "xid-rsxid");
+    EXPECT_EQ(anchor_of("snowflake: 64-bit time-ordered IDs"), "snowflake-64-bit-time-ordered-ids");
+    EXPECT_EQ(anchor_of("`uuidv7_time_precise`: an assumption the bits cannot check"),
+              "uuidv7_time_precise-an-assumption-the-bits-cannot-check");
+    EXPECT_EQ(anchor_of("Keys in dumps: pg_dump and restore"), "keys-in-dumps-pg_dump-and-restore");
+    EXPECT_EQ(anchor_of("The C++ library"), "the-c-library");  // spaces kept apart: "--" stays
+    EXPECT_EQ(anchor_of("Children: `correlation_extend()`"), "children-correlation_extend");
+    // Non-ASCII punctuation goes (em dash, ellipsis, arrow, non-breaking space); letters stay.
+    EXPECT_EQ(anchor_of("Install \xE2\x80\x94 from source\xE2\x80\xA6"), "install--from-source");
+    EXPECT_EQ(anchor_of("a \xE2\x86\x92 b"), "a--b");
+    EXPECT_EQ(anchor_of("Caf\xC3\xA9 ID"), "caf\xC3\xA9-id");
+    EXPECT_EQ(anchor_of("x\xC2\xA0y"), "xy");
+}
+
+TEST(ReadmeLinks, AnchorsNumberRepeatedHeadings) {
+    const auto a = idgen::readme::anchors_of("# Page\n## Performance\n```\n## not a heading\n```\n### Performance\n## Reference\n");
+    EXPECT_EQ(a, (std::set<std::string>{"page", "performance", "performance-1", "reference"}));
+}
+
+TEST(ReadmeLinks, ResolvesRelativeToThePage) {
+    using idgen::readme::resolve_link;
+    EXPECT_EQ(resolve_link("README.md", "docs/ulid.md#ulid"), "docs/ulid.md");
+    EXPECT_EQ(resolve_link("README.md", "#setup"), "README.md");
+    EXPECT_EQ(resolve_link("docs/ulid.md", "#performance"), "docs/ulid.md");
+    EXPECT_EQ(resolve_link("docs/ulid.md", "uuid.md#uuidv7"), "docs/uuid.md");
+    EXPECT_EQ(resolve_link("docs/ulid.md", "../bench/README.md"), "bench/README.md");
+    EXPECT_EQ(resolve_link("docs/ulid.md", "./../src/pg/boundary.h"), "src/pg/boundary.h");
+    EXPECT_EQ(resolve_link("docs/ulid.md", "../bench/"), "bench/");
+    EXPECT_EQ(resolve_link("docs/ulid.md", "../../etc/passwd"), "");
+    EXPECT_EQ(resolve_link("README.md", "../x.md"), "");
+}
+
+TEST(ReadmeLinks, ReportsEveryBrokenLinkAndNoGoodOne) {
+    std::map<std::string, std::string> pages = {
+        {"README.md",
+         "# id_gen\n## Contents\n* [ulid](docs/ulid.md#ulid) [perf](docs/ulid.md#performance-1)\n"
+         "* [gone](docs/gone.md) [bad anchor](docs/ulid.md#nope) [self](#contents) [self bad](#quick-start)\n"
+         "* [web](https://example.com/#x) [code `](#not-a-link)`](bench/README.md#method) [src](src/x.h#L3)\n"},
+        {"docs/ulid.md",
+         "# ulid\n## Performance\n## Performance\nBack to [the top](../README.md#id_gen), "
+         "[out](../../x.md), [bench](../bench/README.md#nothing-here)\n"},
+    };
+    const std::set<std::string> files = {"bench/README.md", "src/x.h"};
+    int reads = 0;
+    const auto problems = idgen::readme::link_problems(
+        pages, [&](const std::string& f) { return files.count(f) > 0; },
+        [&](const std::string& f) {
+            ++reads;
+            return f == "bench/README.md" ? std::string("# Benchmarks\n## Method\n") : std::string();
+        });
+    const std::vector<std::string> expected = {
+        "README.md:4: no file docs/gone.md (link docs/gone.md)",
+        "README.md:4: no heading of docs/ulid.md has the anchor #nope",
+        "README.md:4: no heading of README.md has the anchor #quick-start",
+        "docs/ulid.md:4: ../../x.md leads out of the repository",
+        "docs/ulid.md:4: no heading of bench/README.md has the anchor #nothing-here",
+    };
+    EXPECT_EQ(problems, expected);
+    EXPECT_EQ(reads, 1);  // bench/README.md read once, for its anchors
+}
+
+TEST(ReadmeLinks, DocsRunInTheOrderOfTheContents) {
+    const std::string md =
+        "# id_gen\nSee [xid](docs/xid.md) first in the text.\n## Contents\n"
+        "* [Tour](#tour) [ulid](docs/ulid.md#ulid)\n* [UUIDv7](docs/uuid.md#uuidv7) [UUIDv6](docs/uuid.md#uuidv6)\n"
+        "* [xid](docs/xid.md) [bench](bench/README.md) [not a page](docs/)\n## Tour\n[late](docs/late.md)\n";
+    EXPECT_EQ(idgen::readme::docs_in_order(md), (std::vector<std::string>{"docs/ulid.md", "docs/uuid.md", "docs/xid.md"}));
 }
