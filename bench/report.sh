@@ -122,6 +122,8 @@ while IFS='|' read -r name expr setup; do
   case $name in nextval\(\)|gen_random_uuid\(\)) grp=builtin ;; *) grp=id_gen ;; esac
   GEN+=("$name|$grp|$expr|$setup|")
 done < <(grep -v -e '^#' -e '^$' "$BENCH_DIR/generators.list")
+# From 18 an unqualified uuidv7() is core's (the extension's is public.uuidv7()): both are measured.
+[ "$MAJOR" -lt 18 ] || GEN+=("pg_catalog.uuidv7()|builtin|pg_catalog.uuidv7()||")
 GEN+=(
   "uuid_generate_v7()|pg_uuidv7|uuid_generate_v7()||uuidv7()"
   "uuid_time_nextval()|sequential_uuids|uuid_time_nextval()||uuidv7()"
@@ -149,7 +151,7 @@ bench_table gen 'gen_random_uuid()' >&2
 LOAD=(
   "bigserial|builtin|bigserial|||"
   "uuid v4: gen_random_uuid()|builtin|uuid|gen_random_uuid()||"
-  "uuidv7()|id_gen|uuid|uuidv7()||"
+  "uuidv7()|id_gen|uuid|public.uuidv7()||"
   "ulid: gen_ulid()|id_gen|ulid|gen_ulid()||"
   "snowflake: gen_snowflake()|id_gen|snowflake|gen_snowflake()||"
   "ksuid: gen_ksuid()|id_gen|ksuid|gen_ksuid()||"
@@ -158,6 +160,7 @@ LOAD=(
   "uuid_time_nextval()|sequential_uuids|uuid|uuid_time_nextval()||uuidv7()"
   "uuid_sequence_nextval(seq)|sequential_uuids|uuid|uuid_sequence_nextval('bench.seq3')||uuidv7()"
 )
+[ "$MAJOR" -lt 18 ] || LOAD+=("pg_catalog.uuidv7()|builtin|uuid|pg_catalog.uuidv7()||")
 [ -z "${BENCH_LOAD_PERMUTED:-}" ] || LOAD+=(
   "id_permute(nextval(), key)|id_gen|bigint|id_permute(nextval('bench.seq2'), 'orders')||"
   "permute_nextval(seq, key)|permuteseq|bigint|permute_nextval('bench.seq4'::regclass, 123456789012345)||id_permute(nextval(), key)"
