@@ -3,7 +3,7 @@
 # bench/results/pg<major>.md plus SVG charts (bench/svg_bars.awk), from raw tab-separated output
 # kept in bench/results/raw/pg<major>/ (so a page can be re-rendered without re-running).
 #
-#   bash bench/report.sh                     run everything (about 15 minutes on 2 busy cores)
+#   bash bench/report.sh                     run everything (about 10 minutes on 2 busy cores)
 #   bash bench/report.sh --from RAWDIR       only render the page and charts from saved raw output
 #   bash bench/report.sh --out DIR           write into DIR instead of bench/results
 #
@@ -77,7 +77,7 @@ BENCH_ROWS=${BENCH_ROWS:-1000000}
 BENCH_ROUNDS=${BENCH_ROUNDS:-5}
 BENCH_LOAD_ROWS=${BENCH_LOAD_ROWS:-2000000}
 BENCH_LOAD_BATCH=${BENCH_LOAD_BATCH:-1000}
-BENCH_LOAD_ROUNDS=${BENCH_LOAD_ROUNDS:-1}
+BENCH_LOAD_ROUNDS=${BENCH_LOAD_ROUNDS:-3}
 BENCH_LOAD_MAX_WAL_SIZE=${BENCH_LOAD_MAX_WAL_SIZE:-64MB}
 # shellcheck source=lib.sh
 source "$BENCH_DIR/lib.sh"
