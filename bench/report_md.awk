@@ -22,6 +22,12 @@ function num(i) {
 function r3(x) { return sprintf("%.3f", x) }
 function r2(x) { return sprintf("%.2f", x) }
 function mb(b) { return sprintf("%.1f", b / 1048576) }
+# An integer with thousands separators: 2000000 -> 2,000,000.
+function th(x,    s, r) {
+    s = sprintf("%d", x); r = ""
+    while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) }
+    return s r
+}
 function from(g) { return g == "builtin" ? "PostgreSQL" : g }
 # " (N.N× faster)" when a costs less than b, "" otherwise (or when either is not positive).
 function times(a, b) { return (a > 0 && b > a) ? sprintf(" (%.1f× faster)", b / a) : "" }
@@ -77,7 +83,7 @@ END {
             times(g_ns[g_idx[g_vs[i]]], g_ns[i])
     for (i = 1; i <= nl; i++) if (i != b && i != v && l_grp[i] == "id_gen")
         printf "- %s-row primary-key load, key `%s`: time %s, index size %s, WAL %s of uuid v4's (`gen_random_uuid()`); %s, %s, %s of `bigserial`'s.\n", \
-            l_rows[i], l_name[i], r2(l_ns[i] / l_ns[v]), r2(l_index[i] / l_index[v]), r2(l_wal[i] / l_wal[v]), \
+            th(l_rows[i]), l_name[i], r2(l_ns[i] / l_ns[v]), r2(l_index[i] / l_index[v]), r2(l_wal[i] / l_wal[v]), \
             r2(l_ns[i] / l_ns[b]), r2(l_index[i] / l_index[b]), r2(l_wal[i] / l_wal[b])
     printf "\n"
 
@@ -92,8 +98,8 @@ END {
 
     # ---- loads
     printf "## 2. Primary-key loads\n\n"
-    printf "%s rows into a fresh table `(id <key> PRIMARY KEY DEFAULT <generator>, n int)` in INSERTs of %s rows, each INSERT its own transaction as an application commits, after a `CHECKPOINT`, so every load starts with clean pages; %s round(s), medians. ", \
-        l_rows[b], meta["load_batch"], meta["load_rounds"]
+    printf "%s rows into a fresh table `(id <key> PRIMARY KEY DEFAULT <generator>, n int)` in INSERTs of %s rows, each INSERT its own transaction as an application commits, after a `CHECKPOINT`, so every load starts with clean pages; %s interleaved round(s), medians. ", \
+        th(l_rows[b]), th(meta["load_batch"]), meta["load_rounds"]
     printf "Settings: `full_page_writes = %s`, `wal_compression = %s`, `max_wal_size = %s`, `checkpoint_timeout = %s`, `shared_buffers = %s`, `fsync = %s`, `synchronous_commit = %s`. ", \
         meta["full_page_writes"], meta["wal_compression"], meta["max_wal_size"], meta["checkpoint_timeout"], meta["shared_buffers"], meta["fsync"], meta["synchronous_commit"]
     printf "Checkpoints come from WAL volume only (`max_wal_size`), the same for every key kind whatever the machine's speed, about every %s / 1.9 of WAL: as in production, where a table's primary key is many times larger than the WAL written between two checkpoints, the first change to a page after a checkpoint writes the whole page. Random keys touch every leaf page of the index again after each checkpoint; time-ordered keys touch the rightmost one. WAL bytes are the insert-LSN difference over the load; full-page images (FPIs) come from `pg_stat_wal`.\n\n", meta["max_wal_size"]
@@ -107,7 +113,7 @@ END {
 
     # ---- peers
     printf "## 3. Beside the extensions a user would pick instead\n\n"
-    printf "Built with PGXS from their sources (%s) into the same server, measured in the same session (IDs) and the same cluster (loads) as the rows above. Ratio below 1: id_gen is faster or smaller.\n\n", meta["peers"]
+    printf "Built with PGXS from their sources (%s) into the same server, measured in the same session (IDs) and the same cluster (loads) as the rows above, with their default parameters: sequential_uuids' `uuid_time_nextval()` starts a new prefix block every 60 s and `uuid_sequence_nextval()` every 65,536 values, the rest of each value random within the block; permuteseq's `permute_nextval()` permutes the sequence's whole range. Ratio below 1: id_gen is faster or smaller.\n\n", meta["peers"]
     printf "| peer | extension | peer ns/ID | id_gen | id_gen ns/ID | id_gen ÷ peer |\n|---|---|---:|---|---:|---:|\n"
     for (i = 1; i <= ng; i++) if (g_vs[i] != "") {
         if (!(g_vs[i] in g_idx)) fail("gen.tsv: " g_name[i] " is compared with " g_vs[i] ", which has no row")

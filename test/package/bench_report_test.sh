@@ -62,6 +62,9 @@ check "headline: load against uuid v4 and bigserial" grep -qF \
 check "peer tables: id_gen over the peer" eval \
   'has_line "$md" "| \`uuid_generate_v7()\` | pg_uuidv7 | 800.0 | \`uuidv7()\` | 60.0 | 0.075 |" &&
    has_line "$md" "| \`uuid_generate_v7()\` | pg_uuidv7 | \`uuidv7()\` | 0.80 | 1.00 | 1.00 |"'
+check "page: sizes (thousands separated in prose, plain in SQL)" eval \
+  'grep -qF "2,000,000 rows into a fresh table" "$md" && grep -qF "in INSERTs of 1,000 rows" "$md" &&
+   grep -qF "\`SELECT count(f()) FROM generate_series(1, 1000000)\` per contender" "$md"'
 check "page: settings of the loads" grep -qF '`full_page_writes = on`, `wal_compression = off`, `max_wal_size = 64MB`, `checkpoint_timeout = 1h`' "$md"
 links_charts() { local c; for c in gen load-time load-index load-wal; do grep -qF "(pg15-$c.svg)" "$md" || return 1; done; }
 check "page links its charts" links_charts
