@@ -12,28 +12,8 @@ BENCH_ROWS=${BENCH_ROWS:-1000000}
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N=$BENCH_ROWS
 
-# name | expression making one ID | setup SQL run once before the rounds ('' for none).
-# A generator added to the extension gets a line here.
-GENERATORS=(
-  "nextval()|nextval('bench.seq')|CREATE SEQUENCE bench.seq"
-  "gen_random_uuid()|gen_random_uuid()|"
-  "uuidv7()|uuidv7()|"
-  "gen_ulid()|gen_ulid()|"
-  "gen_snowflake()|gen_snowflake()|"
-  "shard_1.next_id()|shard_1.next_id()|SELECT create_shard(1)"
-  "gen_prefixed('acct')|gen_prefixed('acct')|SELECT prefix_register('acct', 'uuidv7')"
-  "gen_objectid()|gen_objectid()|"
-  "uuidv6()|public.uuidv6()|"
-  "gen_nanoid()|gen_nanoid()|"
-  "gen_ksuid()|gen_ksuid()|"
-  "gen_xid()|gen_xid()|"
-  "gen_trace_id()|gen_trace_id()|"
-  "gen_decimal_id()|gen_decimal_id()|"
-  "id_permute(nextval(), key)|id_permute(nextval('bench.seq2'), 'orders')|CREATE SEQUENCE bench.seq2; SELECT id_permute_key('orders')"
-  "gen_account_id() (ulid kind)|gen_account_id()|SELECT create_id_type('account_id', kind => 'ulid', prefix => 'acc')"
-  "gen_order_id() (uuidv7 kind)|gen_order_id()|SELECT create_id_type('order_id', kind => 'uuidv7', prefix => 'ord', format => 'typeid')"
-  "gen_event_id() (snowflake kind)|gen_event_id()|SELECT create_id_type('event_id', kind => 'snowflake', prefix => 'evt')"
-)
+# name | expression making one ID | setup SQL: bench/generators.list (shared with bench/report.sh).
+mapfile -t GENERATORS < <(grep -v -e '^#' -e '^$' "$BENCH_DIR/generators.list")
 
 bench_start
 bench_sql -c "LOAD 'id_gen'" -c "ALTER SYSTEM SET shared_preload_libraries = 'id_gen'" \

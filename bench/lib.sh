@@ -68,7 +68,7 @@ bench_stop() {
 
 # bench_run SUITE: progress (one line per timed run) goes to stderr.
 bench_run() {
-  bench_sql -c "CALL bench.run('$1', $BENCH_ROUNDS)" 2>&1 | sed -n 's/^NOTICE:  /#   /p' >&2
+  bench_sql -c "CALL bench.run('$1', $BENCH_ROUNDS)" 2>&1 | sed -n -e 's/^NOTICE:  /#   /p' -e '/ERROR:/p' >&2
   return "${PIPESTATUS[0]}"
 }
 
