@@ -19,13 +19,82 @@
 -- another node id held for that shard number before (shard_block_history, 94_shard_block_history.sql,
 -- kept across drop_shard()): a stale block is that node's own, whatever the coordinator granted
 -- since.
+--
+-- A grant is durable before anyone issues from it: the transaction that grants runs with
+-- synchronous_commit at least 'on', whatever the database or role says, so a coordinator that
+-- crashes (or fails over to a synchronous standby) still has every grant a worker was told of.
+-- And a node id's blocks go to one Citus node: shard_block_history records the group id of the
+-- node each grant went to, and no other node still in pg_dist_node (active or disabled) is
+-- granted that node id's blocks (shard_cluster_check_holder()). A grant a worker asks for checks
+-- only that, from the coordinator's own tables: it connects to no other node, so one unreachable
+-- worker delays no one else's grant.
 -------------------------------------------------------------------------------
 
+-- Raises (55000) unless node id `node_id` may be granted blocks for the Citus node of group
+-- `node_group` (0 the coordinator): no other node still in pg_dist_node, active or disabled, holds
+-- blocks of that node id (shard_block_history), and it is not the coordinator's own id_gen.node_id.
+CREATE OR REPLACE FUNCTION shard_cluster_check_holder(node_id int4, node_group int4) RETURNS void
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    holder int4;
+    holder_name text;
+    own int4;
+BEGIN
+    IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+        RAISE EXCEPTION 'permission denied to grant shard blocks' USING ERRCODE = '42501';
+    END IF;
+    own := NULLIF(pg_catalog.current_setting('id_gen.node_id', true), '')::int4;
+    IF shard_cluster_check_holder.node_group <> 0 AND shard_cluster_check_holder.node_id = own THEN
+        holder := 0;
+    ELSE
+        -- Citus's catalog by name at run time (no dependency on Citus).
+        EXECUTE $q$SELECT h.node_group FROM @extschema@.shard_block_history h
+                    WHERE h.node_id = $1 AND h.node_group IS NOT NULL AND h.node_group <> $2
+                      AND (h.node_group = 0 OR EXISTS (SELECT 1 FROM pg_catalog.pg_dist_node n WHERE n.groupid = h.node_group))
+                    ORDER BY h.node_group LIMIT 1$q$
+            INTO holder USING shard_cluster_check_holder.node_id, shard_cluster_check_holder.node_group;
+    END IF;
+    IF holder IS NULL THEN
+        RETURN;
+    END IF;
+    EXECUTE $q$SELECT pg_catalog.format('%s:%s (Citus group %s, %s)', n.nodename, n.nodeport, n.groupid,
+                                        CASE WHEN n.isactive THEN 'active' ELSE 'disabled' END)
+                 FROM pg_catalog.pg_dist_node n WHERE n.groupid = $1 AND n.noderole = 'primary' ORDER BY n.nodeid LIMIT 1$q$
+        INTO holder_name USING holder;
+    RAISE EXCEPTION 'id_gen.node_id % is held by another node of the cluster: %', shard_cluster_check_holder.node_id,
+                    coalesce(holder_name, 'the coordinator')
+        USING ERRCODE = '55000',
+              DETAIL = pg_catalog.format('Blocks of node id %s were granted to that node, which is still in pg_dist_node; two nodes with one node id would issue the same IDs. The node asking is Citus group %s.',
+                                         shard_cluster_check_holder.node_id, shard_cluster_check_holder.node_group),
+              HINT = 'Set an id_gen.node_id no other node uses on the node asking (ALTER SYSTEM SET id_gen.node_id = <n>; SELECT pg_reload_conf();), or remove the other node from the cluster first (citus_remove_node()).';
+END
+$$;
+COMMENT ON FUNCTION shard_cluster_check_holder(int4, int4) IS 'internal: raise unless node id node_id may be granted blocks for the Citus node of group node_group (no other node in pg_dist_node holds its blocks)';
+REVOKE ALL ON FUNCTION shard_cluster_check_holder(int4, int4) FROM PUBLIC;
+
+-- Makes the caller's transaction commit with synchronous_commit at least 'on' (a grant must not
+-- be lost by a crash, nor by a failover to a synchronous standby, once a worker may issue from it).
+CREATE OR REPLACE FUNCTION shard_cluster_durable() RETURNS void
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+BEGIN
+    IF pg_catalog.current_setting('synchronous_commit') IN ('off', 'local', 'remote_write') THEN
+        PERFORM pg_catalog.set_config('synchronous_commit', 'on', true);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION shard_cluster_durable() IS 'internal: raise synchronous_commit to on for the rest of this transaction (a grant commits durably)';
+REVOKE ALL ON FUNCTION shard_cluster_durable() FROM PUBLIC;
+
 -- The grant itself, shared by shard_cluster_sync() and shard_cluster_grant(): every node of `nids`
--- that holds no block of a shard (of shard `only_shard` when it is not NULL) gets one of `width`
--- sequence numbers. The caller holds SHARE ROW EXCLUSIVE on both tables (one grant at a time) and
--- has checked the node ids.
-CREATE OR REPLACE FUNCTION shard_cluster_grant_blocks(nids int4[], width int4, only_shard int4 DEFAULT NULL) RETURNS int4
+-- (of Citus groups `groups`, one per node id) that holds no block of a shard (of shard
+-- `only_shard` when it is not NULL) gets one of `width` sequence numbers. The caller holds SHARE
+-- ROW EXCLUSIVE on both tables (one grant at a time); each node id is checked against the nodes
+-- that hold its blocks (shard_cluster_check_holder()); the transaction commits durably.
+CREATE OR REPLACE FUNCTION shard_cluster_grant_blocks(nids int4[], groups int4[], width int4, only_shard int4 DEFAULT NULL) RETURNS int4
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
     AS $$
@@ -33,12 +102,20 @@ DECLARE
     bits int4 := 0;
     s record;
     nid int4;
+    grp int4;
     lo int4;
     granted int4 := 0;
 BEGIN
     IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
         RAISE EXCEPTION 'permission denied to grant shard blocks' USING ERRCODE = '42501';
     END IF;
+    IF pg_catalog.cardinality(groups) IS DISTINCT FROM pg_catalog.cardinality(nids) THEN
+        RAISE EXCEPTION 'a group id for every node id' USING ERRCODE = '22023';
+    END IF;
+    FOR i IN 1 .. coalesce(pg_catalog.cardinality(nids), 0) LOOP
+        PERFORM @extschema@.shard_cluster_check_holder(nids[i], groups[i]);
+    END LOOP;
+    PERFORM @extschema@.shard_cluster_durable();
     WHILE (1 << bits) < width LOOP
         bits := bits + 1;
     END LOOP;
@@ -46,7 +123,7 @@ BEGIN
                     NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b WHERE b.shard = r.shard) AS first_grant
                FROM @extschema@.shard_registry r
               WHERE only_shard IS NULL OR r.shard = only_shard ORDER BY r.shard LOOP
-        FOR nid IN SELECT u.node_id FROM pg_catalog.unnest(nids) AS u(node_id)
+        FOR nid, grp IN SELECT u.node_id, u.node_group FROM ROWS FROM (pg_catalog.unnest(nids), pg_catalog.unnest(groups)) AS u(node_id, node_group)
                     WHERE NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b WHERE b.shard = s.shard AND b.node_id = u.node_id)
                     ORDER BY u.node_id LOOP
             -- The block this node id held of this shard before (dropped with the shard), if it
@@ -83,16 +160,17 @@ BEGIN
                         CASE WHEN NOT s.first_grant OR s.created_at = pg_catalog.now() THEN s.epoch
                              ELSE pg_catalog.clock_timestamp() + interval '1 second'
                                   + coalesce(pg_catalog.current_setting('id_gen.max_run_ahead', true), '1s')::interval END);
-            INSERT INTO @extschema@.shard_block_history (shard, node_id, seq_lo, seq_bits)
-                VALUES (s.shard, nid, lo, bits) ON CONFLICT DO NOTHING;
+            INSERT INTO @extschema@.shard_block_history AS h (shard, node_id, seq_lo, seq_bits, node_group)
+                VALUES (s.shard, nid, lo, bits, grp)
+                ON CONFLICT (shard, node_id, seq_lo, seq_bits) DO UPDATE SET node_group = excluded.node_group;
             granted := granted + 1;
         END LOOP;
     END LOOP;
     RETURN granted;
 END
 $$;
-COMMENT ON FUNCTION shard_cluster_grant_blocks(int4[], int4, int4) IS 'internal to shard_cluster_sync() and shard_cluster_grant(): grant every listed node without a block of a shard one';
-REVOKE ALL ON FUNCTION shard_cluster_grant_blocks(int4[], int4, int4) FROM PUBLIC;
+COMMENT ON FUNCTION shard_cluster_grant_blocks(int4[], int4[], int4, int4) IS 'internal to shard_cluster_sync() and shard_cluster_grant(): grant every listed node without a block of a shard one';
+REVOKE ALL ON FUNCTION shard_cluster_grant_blocks(int4[], int4[], int4, int4) FROM PUBLIC;
 
 -- The block size a grant uses: ids_per_ms, or by default the largest power of two, at most 256,
 -- that leaves room for twice as many nodes as there are now.
@@ -129,14 +207,13 @@ $$;
 COMMENT ON FUNCTION shard_cluster_snapshot() IS 'internal: this node''s shard registry and blocks as one jsonb value (what shard_cluster_apply() takes)';
 REVOKE ALL ON FUNCTION shard_cluster_snapshot() FROM PUBLIC;
 
--- Checks a Citus coordinator and the node ids of the cluster; the ids of every node.
-CREATE OR REPLACE FUNCTION shard_cluster_check(what text) RETURNS int4[]
+-- Raises unless this is a Citus coordinator and the caller a superuser.
+CREATE OR REPLACE FUNCTION shard_cluster_check_coordinator(what text) RETURNS void
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
     AS $$
 DECLARE
     is_coordinator boolean;
-    nids int4[];
 BEGIN
     IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
         RAISE EXCEPTION 'permission denied to synchronise shards' USING ERRCODE = '42501';
@@ -154,12 +231,27 @@ BEGIN
         RAISE EXCEPTION '% runs on the coordinator', what USING ERRCODE = '55000',
             DETAIL = 'The coordinator grants the blocks of every shard; workers hold copies.';
     END IF;
-    PERFORM @extschema@.check_cluster_node_ids();
-    nids := ARRAY(SELECT c.node_id FROM @extschema@.cluster_node_ids() c ORDER BY c.node_id);
-    RETURN nids;
 END
 $$;
-COMMENT ON FUNCTION shard_cluster_check(text) IS 'internal: raise unless this is a Citus coordinator whose nodes have unique id_gen.node_id values; those values';
+COMMENT ON FUNCTION shard_cluster_check_coordinator(text) IS 'internal: raise unless this is a Citus coordinator and the caller a superuser';
+REVOKE ALL ON FUNCTION shard_cluster_check_coordinator(text) FROM PUBLIC;
+
+-- Checks a Citus coordinator and the node ids of every active node (each node is asked); the ids
+-- of every node and the Citus group of each (0 the coordinator).
+CREATE OR REPLACE FUNCTION shard_cluster_check(what text, OUT nids int4[], OUT groups int4[]) RETURNS record
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+BEGIN
+    PERFORM @extschema@.shard_cluster_check_coordinator(what);
+    PERFORM @extschema@.check_cluster_node_ids();
+    EXECUTE $q$SELECT pg_catalog.array_agg(c.node_id ORDER BY c.node_id), pg_catalog.array_agg(coalesce(n.groupid, 0) ORDER BY c.node_id)
+                 FROM @extschema@.cluster_node_ids() c
+                 LEFT JOIN pg_catalog.pg_dist_node n ON n.nodename = c.nodename AND n.nodeport = c.nodeport AND n.noderole = 'primary'$q$
+        INTO nids, groups;
+END
+$$;
+COMMENT ON FUNCTION shard_cluster_check(text) IS 'internal: raise unless this is a Citus coordinator whose nodes have unique id_gen.node_id values; those values and the nodes'' Citus groups';
 REVOKE ALL ON FUNCTION shard_cluster_check(text) FROM PUBLIC;
 
 -- 0.2.0's function, now built from the parts above; what it does is unchanged: it grants every
@@ -172,6 +264,7 @@ CREATE OR REPLACE FUNCTION shard_cluster_sync(ids_per_ms int4 DEFAULT NULL) RETU
     AS $$
 DECLARE
     nids int4[];
+    groups int4[];
     snapshot jsonb;
     names text[];
     ports int4[];
@@ -179,11 +272,11 @@ DECLARE
     f record;
     failures text;
 BEGIN
-    nids := @extschema@.shard_cluster_check('shard_cluster_sync()');
+    SELECT c.nids, c.groups INTO nids, groups FROM @extschema@.shard_cluster_check('shard_cluster_sync()') c;
     -- One grant at a time.
     LOCK TABLE @extschema@.shard_registry IN SHARE ROW EXCLUSIVE MODE;
     LOCK TABLE @extschema@.shard_blocks IN SHARE ROW EXCLUSIVE MODE;
-    PERFORM @extschema@.shard_cluster_grant_blocks(nids,
+    PERFORM @extschema@.shard_cluster_grant_blocks(nids, groups,
                 @extschema@.shard_cluster_block_width(ids_per_ms, pg_catalog.cardinality(nids)));
     snapshot := @extschema@.shard_cluster_snapshot();
     -- Every active primary but this one, each over its own connection (Citus's master_run_on_worker).
@@ -251,38 +344,63 @@ $$;
 COMMENT ON FUNCTION shard_cluster_apply(jsonb) IS 'internal to shard_cluster_sync() and shard_cluster_pull(): make this node''s shard registry and blocks equal to the coordinator''s';
 REVOKE ALL ON FUNCTION shard_cluster_apply(jsonb) FROM PUBLIC;
 
--- Run on the coordinator for a worker that asks (shard_cluster_pull()): checks the node ids, grants
--- every node without a block of the shard of schema `schema_name` its block (node_id among them),
--- and returns the registry and the blocks. Only that shard: one whose field is full (54000) stops
--- no other. Committed on the coordinator before the worker applies it. A lock wait longer than
--- 5 s (a create_shard() copying to the asking node while it waits for this answer) fails the
--- request instead of waiting for ever.
-CREATE OR REPLACE FUNCTION shard_cluster_grant(node_id int4, schema_name name) RETURNS jsonb
+-- Run on the coordinator for a worker that asks (shard_cluster_pull()): the node of Citus group
+-- `node_group` with id_gen.node_id `node_id` gets its block of the shard of schema `schema_name`
+-- (if it has none), and the answer is the registry and the blocks. It checks that node id against
+-- the nodes that hold blocks (shard_cluster_check_holder()) and the group against pg_dist_node,
+-- both in the coordinator's own tables: it connects to no other node. Only that shard: one whose
+-- field is full (54000) stops no other. Committed on the coordinator, durably, before the worker
+-- applies it. A lock wait longer than 5 s (a create_shard() copying to the asking node while it
+-- waits for this answer) fails the request instead of waiting for ever. A refusal is the answer
+-- {"error": {sqlstate, message, detail, hint}} (Citus passes on only the first line of an error),
+-- which shard_cluster_pull() raises on the worker.
+CREATE OR REPLACE FUNCTION shard_cluster_grant(node_id int4, schema_name name, node_group int4) RETURNS jsonb
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
     AS $$
 DECLARE
-    nids int4[];
     s int4;
+    nodes int4;
+    registered boolean;
+    e_state text;
+    e_message text;
+    e_detail text;
+    e_hint text;
 BEGIN
-    nids := @extschema@.shard_cluster_check('shard_cluster_grant()');
-    IF shard_cluster_grant.node_id IS NULL OR NOT shard_cluster_grant.node_id = ANY (nids) THEN
-        RAISE EXCEPTION 'id_gen.node_id % is not the node id of any node of the cluster', shard_cluster_grant.node_id
-            USING ERRCODE = '55000', HINT = 'Add the node with citus_add_node() on the coordinator first.';
-    END IF;
-    PERFORM pg_catalog.set_config('lock_timeout', '5s', true);
-    LOCK TABLE @extschema@.shard_registry IN SHARE ROW EXCLUSIVE MODE;
-    LOCK TABLE @extschema@.shard_blocks IN SHARE ROW EXCLUSIVE MODE;
-    SELECT r.shard INTO s FROM @extschema@.shard_registry r WHERE r.schema_name = shard_cluster_grant.schema_name;
-    IF s IS NOT NULL THEN
-        PERFORM @extschema@.shard_cluster_grant_blocks(nids,
-                    @extschema@.shard_cluster_block_width(NULL, pg_catalog.cardinality(nids)), s);
-    END IF;
-    RETURN @extschema@.shard_cluster_snapshot();
+    PERFORM @extschema@.shard_cluster_check_coordinator('shard_cluster_grant()');
+    BEGIN
+        IF shard_cluster_grant.node_id IS NULL OR shard_cluster_grant.node_id NOT BETWEEN 0 AND 65535 THEN
+            RAISE EXCEPTION 'id_gen.node_id % is not a node id', shard_cluster_grant.node_id
+                USING ERRCODE = '55000', HINT = 'Set id_gen.node_id (0 to 65535) on the node asking.';
+        END IF;
+        EXECUTE $q$SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_node n WHERE n.groupid = $1 AND n.noderole = 'primary')$q$
+            INTO registered USING shard_cluster_grant.node_group;
+        IF NOT coalesce(registered, false) THEN
+            RAISE EXCEPTION 'the node asking (Citus group %) is not a node of the cluster', shard_cluster_grant.node_group
+                USING ERRCODE = '55000', HINT = 'Add the node with citus_add_node() on the coordinator first.';
+        END IF;
+        PERFORM pg_catalog.set_config('lock_timeout', '5s', true);
+        LOCK TABLE @extschema@.shard_registry IN SHARE ROW EXCLUSIVE MODE;
+        LOCK TABLE @extschema@.shard_blocks IN SHARE ROW EXCLUSIVE MODE;
+        SELECT r.shard INTO s FROM @extschema@.shard_registry r WHERE r.schema_name = shard_cluster_grant.schema_name;
+        IF s IS NOT NULL THEN
+            -- The block size for the active nodes, the coordinator counted (as shard_cluster_sync() counts them).
+            EXECUTE $q$SELECT pg_catalog.count(DISTINCT n.groupid)::int4 + 1 FROM pg_catalog.pg_dist_node n
+                        WHERE n.isactive AND n.noderole = 'primary' AND n.groupid <> 0$q$ INTO nodes;
+            PERFORM @extschema@.shard_cluster_grant_blocks(ARRAY[shard_cluster_grant.node_id], ARRAY[shard_cluster_grant.node_group],
+                        @extschema@.shard_cluster_block_width(NULL, nodes), s);
+        END IF;
+        RETURN @extschema@.shard_cluster_snapshot();
+    EXCEPTION WHEN OTHERS THEN
+        GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_message = MESSAGE_TEXT, e_detail = PG_EXCEPTION_DETAIL,
+                                e_hint = PG_EXCEPTION_HINT;
+        RETURN pg_catalog.jsonb_build_object('error', pg_catalog.jsonb_build_object(
+                   'sqlstate', e_state, 'message', e_message, 'detail', NULLIF(e_detail, ''), 'hint', NULLIF(e_hint, '')));
+    END;
 END
 $$;
-COMMENT ON FUNCTION shard_cluster_grant(int4, name) IS 'internal to shard_cluster_pull(): on the coordinator, grant the nodes their blocks of one shard and return the registry and the blocks';
-REVOKE ALL ON FUNCTION shard_cluster_grant(int4, name) FROM PUBLIC;
+COMMENT ON FUNCTION shard_cluster_grant(int4, name, int4) IS 'internal to shard_cluster_pull(): on the coordinator, grant the node asking its block of one shard and return the registry and the blocks';
+REVOKE ALL ON FUNCTION shard_cluster_grant(int4, name, int4) FROM PUBLIC;
 
 -- Called by next_id() (in C) on a node where schema `schema_name` is not a registered shard, or
 -- where its shard has blocks and none is this node's. On a Citus worker with id_gen.node_id set
@@ -295,16 +413,20 @@ REVOKE ALL ON FUNCTION shard_cluster_grant(int4, name) FROM PUBLIC;
 -- ever. The copy is kept on this node by a separate connection to the node itself that gives up
 -- unless it gets its lock within 50 ms (then the next session asks again; the coordinator answers
 -- with the same block). SECURITY DEFINER: the caller of next_id() need not be a superuser, and
--- the answer only ever comes from the coordinator.
+-- the answer only ever comes from the coordinator. The connections give up after 5 s
+-- (citus.node_connection_timeout), so an unreachable or hung coordinator fails the call within
+-- that bound; the coordinator's refusal is raised with its message, detail and hint.
 CREATE OR REPLACE FUNCTION shard_cluster_pull(schema_name name, OUT shard int4, OUT epoch timestamptz,
                                               OUT seq_lo int4, OUT seq_bits int4, OUT valid_from timestamptz)
     RETURNS record
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
+    SET citus.node_connection_timeout = '5s'
     AS $$
 DECLARE
     is_coordinator boolean;
     me int4;
+    my_group int4;
     host text;
     port int4;
     ok boolean;
@@ -327,9 +449,20 @@ BEGIN
             USING ERRCODE = '55000',
                   HINT = 'On the coordinator, run SELECT citus_set_coordinator_host(''<its host>'', <its port>); or run SELECT shard_cluster_sync() there.';
     END IF;
+    EXECUTE 'SELECT g.groupid::int4 FROM pg_catalog.pg_dist_local_group g' INTO my_group;
     EXECUTE 'SELECT m.success, m.result FROM pg_catalog.master_run_on_worker($1, $2, $3, false) m'
         INTO ok, answer
-        USING ARRAY[host], ARRAY[port], ARRAY[pg_catalog.format('SELECT %I.shard_cluster_grant(%s, %L)', '@extschema@', me, shard_cluster_pull.schema_name)];
+        USING ARRAY[host], ARRAY[port], ARRAY[pg_catalog.format('SELECT %I.shard_cluster_grant(%s, %L, %s)', '@extschema@', me,
+                                                                 shard_cluster_pull.schema_name, my_group)];
+    IF coalesce(ok, false) AND answer::jsonb ? 'error' THEN
+        copy := answer::jsonb -> 'error';
+        RAISE EXCEPTION 'this node (id_gen.node_id %) could not get its block of the shard of schema "%" from the coordinator %:%',
+                        me, shard_cluster_pull.schema_name, host, port
+            USING ERRCODE = '55000',
+                  DETAIL = pg_catalog.format('The coordinator refused (%s): %s%s', copy ->> 'sqlstate', copy ->> 'message',
+                                             coalesce('. ' || (copy ->> 'detail'), '')),
+                  HINT = coalesce(copy ->> 'hint', 'next_id() refuses on this node until the coordinator grants it a block (it asks again at the next call); nothing was issued.');
+    END IF;
     IF NOT coalesce(ok, false) THEN
         RAISE EXCEPTION 'this node (id_gen.node_id %) could not get its block of the shard of schema "%" from the coordinator %:%',
                         me, shard_cluster_pull.schema_name, host, port

@@ -631,6 +631,193 @@ TEST(Citus, RefusesWhileTheCoordinatorCannotGrant) {
 
 namespace {
 
+// "SQLSTATE message" of running `sql` on `node`, "" when it succeeds.
+std::string error_text(int node, const std::string& sql) {
+    try {
+        run(node, sql);
+    } catch (const pqxx::sql_error& e) {
+        return std::string(e.sqlstate()) + " " + e.what();
+    }
+    return std::string();
+}
+
+void set_node_id(int node, const std::string& value) {
+    run(node, value.empty() ? "ALTER SYSTEM RESET id_gen.node_id" : "ALTER SYSTEM SET id_gen.node_id = " + value);
+    run(node, "SELECT pg_reload_conf()");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+}
+
+// Waits until `node` answers again (after a crash and its recovery).
+bool wait_back(int node) {
+    for (int k = 0; k < 300; ++k) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        try {
+            if (scalar(node, "SELECT 1") == 1) return true;
+        } catch (const std::exception&) {
+        }
+    }
+    return false;
+}
+
+// SIGSTOPs every process of server `node` (its postmaster leads a process group of its own),
+// from server `from` (same OS user, through COPY TO PROGRAM); SIGCONT when this goes out of scope.
+class Frozen {
+public:
+    Frozen(int node, int from) : from_(from) {
+        pid_ = text(node, "SELECT split_part(pg_read_file('postmaster.pid'), E'\\n', 1)");
+        try {
+            signal("STOP");
+        } catch (...) {
+            resume();
+            throw;
+        }
+    }
+    ~Frozen() { resume(); }
+    Frozen(const Frozen&) = delete;
+    Frozen& operator=(const Frozen&) = delete;
+
+private:
+    // The program reads COPY's row first: a program that exits unread fails COPY (broken pipe).
+    void signal(const char* sig) {
+        run(from_, "COPY (SELECT 1) TO PROGRAM 'cat >/dev/null; /bin/kill -" + std::string(sig) + " -- -" + pid_ + "'");
+    }
+    void resume() {
+        try {
+            signal("CONT");
+        } catch (const std::exception& e) {
+            std::cerr << "could not resume server " << pid_ << ": " << e.what() << std::endl;
+        }
+    }
+    int from_;
+    std::string pid_;
+};
+
+// Resets a node's id_gen.node_id when it goes out of scope (a failed assertion included).
+struct NodeIdReset {
+    int node;
+    ~NodeIdReset() {
+        try {
+            set_node_id(node, "");
+        } catch (const std::exception& e) {
+            std::cerr << "could not reset id_gen.node_id on node " << node << ": " << e.what() << std::endl;
+        }
+    }
+};
+
+long long ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+// A grant is durable before the worker issues from it, whatever synchronous_commit the database
+// says: the coordinator runs with synchronous_commit = off (and a WAL writer that waits 10 s), a
+// worker asks for a block, the coordinator crashes at once (a backend killed: every process
+// stops and the server recovers from its WAL); the grant is still there after recovery.
+TEST(Citus, AGrantSurvivesACoordinatorCrash) {
+    run(0, "ALTER DATABASE postgres SET synchronous_commit = off");
+    run(0, "ALTER SYSTEM SET wal_writer_delay = '10s'");
+    run(0, "SELECT pg_reload_conf()");
+    NodeIdReset reset{3};
+    set_node_id(3, "153");
+    EXPECT_EQ(text(0, "SELECT current_setting('synchronous_commit')"), "off");
+    EXPECT_EQ(scalar(3, "SELECT shard_id_shard(shard_6.next_id())"), 6);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 6 AND node_id = 153"), 1);
+    std::string kill_error;
+    try {
+        pqxx::connection k(dsn(0));
+        pqxx::nontransaction ktx(k);
+        const std::string pid = ktx.exec("SELECT pg_backend_pid()")[0][0].as<std::string>();
+        ktx.exec("COPY (SELECT 1) TO PROGRAM 'kill -9 " + pid + "'");
+        kill_error = "the backend survived";
+    } catch (const pqxx::broken_connection&) {
+    } catch (const std::exception& e) {
+        kill_error = e.what();
+    }
+    EXPECT_EQ(kill_error, "");
+    ASSERT_TRUE(wait_back(0)) << "the coordinator did not come back";
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 6 AND node_id = 153"), 1)
+        << "the coordinator lost a grant a worker issues from";
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_block_history WHERE shard = 6 AND node_id = 153"), 1);
+    run(0, "ALTER DATABASE postgres RESET synchronous_commit");
+    run(0, "ALTER SYSTEM RESET wal_writer_delay");
+    run(0, "SELECT pg_reload_conf()");
+}
+
+// A node id whose blocks went to a node that is disabled (still in pg_dist_node) is not granted to
+// another node: the grant sees the holder in shard_block_history, not by asking the nodes (a
+// disabled node is not asked), and refuses (55000) naming it; shard_cluster_sync() refuses too.
+// The spare node is drained first (Citus disables no node that holds a shard's only placement).
+TEST(Citus, ANodeIdOfADisabledNodeGoesToNoOtherNode) {
+    const std::string group3 = text(0, "SELECT groupid::text FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(3)));
+    const std::string block = text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 5 AND node_id = 103");
+    run(0, "SELECT citus_drain_node(" + node_name(3) + ", shard_transfer_mode => 'block_writes')");
+    run(0, "SELECT citus_disable_node(" + node_name(3) + ")");
+    NodeIdReset reset{2};
+    set_node_id(2, "103");
+    // Worker 2 holds no copy of node id 103's block of shard 5, so its next_id() asks.
+    run(2, "DELETE FROM shard_blocks WHERE shard = 5 AND node_id = 103");
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string message = error_text(2, "SELECT shard_5.next_id()");
+    const long long ms = ms_since(t0);
+    const std::string sync_message = error_text(0, "SELECT shard_cluster_sync()");
+    set_node_id(2, "");
+    run(0, "SELECT citus_activate_node(" + node_name(3) + ")");
+    run(0, "SELECT citus_set_node_property(" + node_name(3) + ", 'shouldhaveshards', true)");
+    EXPECT_NE(message.find("55000"), std::string::npos) << message;
+    EXPECT_NE(message.find("id_gen.node_id 103 is held by another node of the cluster"), std::string::npos) << message;
+    EXPECT_NE(message.find(std::to_string(ports().at(3))), std::string::npos) << message;
+    EXPECT_NE(message.find("disabled"), std::string::npos) << message;
+    EXPECT_NE(message.find("ALTER SYSTEM SET id_gen.node_id"), std::string::npos) << message;
+    EXPECT_NE(sync_message.find("55000"), std::string::npos) << sync_message;
+    EXPECT_NE(sync_message.find("id_gen.node_id 103 is held by another node"), std::string::npos) << sync_message;
+    EXPECT_LT(ms, 10000);
+    EXPECT_EQ(text(0, "SELECT string_agg(seq_lo || '/' || seq_bits, ',') FROM shard_blocks WHERE shard = 5 AND node_id = 103"), block);
+    // Back in the cluster, each issues from its own block.
+    EXPECT_EQ(scalar(2, "SELECT shard_id_shard(shard_5.next_id())"), 5);
+    EXPECT_EQ(scalar(3, "SELECT shard_id_shard(shard_5.next_id())"), 5);
+    // Every block of node id 103 is recorded as node 3's.
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_block_history WHERE node_id = 103 AND node_group IS DISTINCT FROM " + group3), 0);
+    EXPECT_GT(scalar(0, "SELECT count(*) FROM shard_block_history WHERE node_id = 103"), 0);
+}
+
+// One unreachable worker (every process of it stopped) delays no grant: the coordinator checks
+// the asking node's id in its own tables and connects to no other node. A hung coordinator fails
+// the request within the pull's 5 s connection timeout, with 55000.
+TEST(Citus, AnUnreachableWorkerDelaysNoGrant) {
+    NodeIdReset reset{3};
+    set_node_id(3, "154");
+    long long granted_ms = -1;
+    {
+        Frozen stopped(1, 0);
+        const auto t0 = std::chrono::steady_clock::now();
+        EXPECT_EQ(error_text(3, "SELECT shard_id_shard(shard_16.next_id())"), "");
+        granted_ms = ms_since(t0);
+    }
+    EXPECT_LT(granted_ms, 10000);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 16 AND node_id = 154"), 1);
+    set_node_id(3, "155");
+    std::string message;
+    long long refused_ms = -1;
+    {
+        Frozen stopped(0, 1);
+        const auto t0 = std::chrono::steady_clock::now();
+        message = error_text(3, "SELECT shard_16.next_id()");
+        refused_ms = ms_since(t0);
+    }
+    EXPECT_NE(message.find("55000"), std::string::npos) << message;
+    EXPECT_NE(message.find("could not get its block"), std::string::npos) << message;
+    EXPECT_LT(refused_ms, 10000);
+    ASSERT_TRUE(wait_back(0));
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id = 155"), 0);
+    // Asked again with the coordinator back, it is granted.
+    EXPECT_EQ(scalar(3, "SELECT shard_id_shard(shard_16.next_id())"), 16);
+    std::cout << "[ note ] grant with a stopped worker: " << granted_ms << " ms; refusal with a stopped coordinator: " << refused_ms
+              << " ms" << std::endl;
+}
+
+namespace {
+
 using ConnPtr = std::unique_ptr<PGconn, decltype(&PQfinish)>;
 using ResPtr = std::unique_ptr<PGresult, decltype(&PQclear)>;
 
@@ -1004,8 +1191,10 @@ TEST(Citus, ClusterFunctionLabels) {
               "shard_cluster_grant:vu,shard_cluster_pull:vu,shard_cluster_sync:vu");
     EXPECT_EQ(text(0, "SELECT string_agg(proname || ':' || provolatile::text || proparallel::text, ',' ORDER BY proname) FROM pg_proc "
                       "WHERE proname IN ('shard_cluster_grant_blocks', 'shard_cluster_block_width', 'shard_cluster_snapshot', "
-                      "'shard_cluster_check') AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
-              "shard_cluster_block_width:is,shard_cluster_check:vu,shard_cluster_grant_blocks:vu,shard_cluster_snapshot:ss");
+                      "'shard_cluster_check', 'shard_cluster_check_coordinator', 'shard_cluster_check_holder', 'shard_cluster_durable') "
+                      "AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
+              "shard_cluster_block_width:is,shard_cluster_check:vu,shard_cluster_check_coordinator:vu,shard_cluster_check_holder:vu,"
+              "shard_cluster_durable:vu,shard_cluster_grant_blocks:vu,shard_cluster_snapshot:ss");
     EXPECT_EQ(sqlstate_of(0, "SELECT shard_cluster_block_width(3, 4)"), "22023");
     EXPECT_EQ(scalar(0, "SELECT shard_cluster_block_width(NULL, 3)"), 128);
     EXPECT_EQ(scalar(0, "SELECT shard_cluster_block_width(NULL, 100)"), 4);
@@ -1017,7 +1206,8 @@ TEST(Citus, ClusterFunctionLabels) {
     run(0, "DROP ROLE IF EXISTS idgen_plain; CREATE ROLE idgen_plain LOGIN");
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM pg_proc WHERE proname IN ('cluster_node_ids', 'check_cluster_node_ids', "
                         "'shard_cluster_sync', 'shard_cluster_apply', 'shard_cluster_grant', 'shard_cluster_pull', "
-                        "'shard_cluster_grant_blocks', 'shard_cluster_snapshot', 'shard_cluster_check', 'shard_cluster_block_width') "
+                        "'shard_cluster_grant_blocks', 'shard_cluster_snapshot', 'shard_cluster_check', 'shard_cluster_block_width', "
+                        "'shard_cluster_check_coordinator', 'shard_cluster_check_holder', 'shard_cluster_durable') "
                         "AND has_function_privilege('idgen_plain', oid, 'EXECUTE')"),
               0);
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE NOT has_table_privilege('idgen_plain', 'shard_blocks', 'SELECT')"), 0);
