@@ -33,7 +33,7 @@ compile_extension() {
   # (build-dist/pgNN), where the server never changes.
   local stamp="$EXT_DIR/.pg_config.stamp" store="$ROOT/build/pgxs-objects" want have
   want="$PG_CONFIG $("$PG_CONFIG" --version)"
-  have=$(cat "$stamp" 2>/dev/null)
+  have=$(cat "$stamp" 2>/dev/null || true)  # no stamp in a fresh clone; callers may run under set -e
   if [ "$have" != "$want" ]; then
     mkdir -p "$store"
     if [ -n "$have" ]; then
