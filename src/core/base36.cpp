@@ -29,28 +29,25 @@ constexpr Pairs make_pairs() noexcept {
 }
 constexpr Pairs kPairs = make_pairs();
 
-// The 6 digits of v < 36^6, as three pairs read from the fraction v / 36^4 in 52-bit fixed point:
-// f = v * ceil(2^52 / 36^4) carries the first pair above bit 52 and the rest of v / 36^4 below it,
-// with an error below v / 2^52 < 2^-20.98, which stays under one unit of the last pair after the
-// two multiplications by 36^2 (36^4 = 2^20.68): three multiplications instead of four divisions by
-// constants. Exact for every v < 36^6 (checked exhaustively when written; the unit tests compare
-// encodings with repeated division).
-inline void encode6(std::uint32_t v, char* out) noexcept {
-    constexpr std::uint64_t kM = 2681326939ULL;  // ceil(2^52 / 36^4)
-    constexpr std::uint64_t kFrac = (std::uint64_t{1} << 52) - 1;
-    std::uint64_t f = v * kM;  // < 2^63
-    std::memcpy(out, kPairs.c[f >> 52], 2);
-    f = (f & kFrac) * (36 * 36);
-    std::memcpy(out + 2, kPairs.c[f >> 52], 2);
-    f = (f & kFrac) * (36 * 36);
-    std::memcpy(out + 4, kPairs.c[f >> 52], 2);
-}
-
-// The 12 digits of v < 36^12 (the same as kAlpha.encode_low<12>).
-inline void encode12(std::uint64_t v, char* out) noexcept {
-    constexpr std::uint64_t kPow6 = 2176782336ULL;  // 36^6
-    encode6(static_cast<std::uint32_t>(v / kPow6), out);
-    encode6(static_cast<std::uint32_t>(v % kPow6), out + 6);
+// The 12 digits of x < 36^12, as six pairs read from F, the 64-bit fixed-point fraction of
+// x / 36^12: each multiplication of F by 36^2 carries the next pair above bit 64 and leaves the
+// rest of the fraction in the low 64 bits (one 64x64->128 multiplication per pair, and no
+// division). F = floor(x * C / 2^64) + 1 with C = ceil(2^128 / 36^12) = 3 * 2^64 + kC0 exceeds
+// x * 2^64 / 36^12 by e with 0 < e <= 1 + x / 2^64 < 1.26. Pair j is floor(x * 36^(2j) / 36^12)
+// mod 36^2, whose fraction, a multiple of 36^(2j) / 36^12, is at least that far below the next
+// integer; F's error adds e * 36^(2j) / 2^64, which stays below it as long as e < 2^64 / 36^12 =
+// 3.89. So every pair is exact, for every x < 36^12 (the unit tests compare encodings with
+// repeated division, at the range's edges and on random values).
+inline void encode12(std::uint64_t x, char* out) noexcept {
+    using u128 = unsigned __int128;
+    constexpr std::uint64_t kC0 = 0xe49ec466a049452cULL;
+    std::uint64_t f = x * 3 + static_cast<std::uint64_t>((static_cast<u128>(x) * kC0) >> 64) + 1;
+#pragma GCC unroll 6
+    for (int j = 0; j < 6; ++j) {
+        const u128 p = static_cast<u128>(f) * (36 * 36);
+        std::memcpy(out + 2 * j, kPairs.c[static_cast<std::uint64_t>(p >> 64)], 2);
+        f = static_cast<std::uint64_t>(p);
+    }
 }
 
 }  // namespace
@@ -58,7 +55,7 @@ inline void encode12(std::uint64_t v, char* out) noexcept {
 void base36_encode64(std::uint64_t v, char* out) noexcept {
     // 13 digits: one leading digit (v / 36^12 is at most 3 for 2^64-1), then 12.
     out[0] = kAlpha.digits[v / kPow12];
-    kAlpha.encode_low<12>(v % kPow12, out + 1);
+    encode12(v % kPow12, out + 1);
 }
 
 // v / 36^12 for any 128-bit v, without a division instruction: 36^12 = 2^24 * 3^24, so the

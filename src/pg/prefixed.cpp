@@ -71,12 +71,24 @@ idgen::PrefixedBody body_arg(FunctionCallInfo fcinfo, int n) {
 // to the end of the transaction, as a query naming it would keep it: it cannot be dropped or
 // altered while the call site caches its OID and columns, and every transaction that uses them
 // (or gen_prefixed()'s cache below) holds that lock.
+// gen_prefixed()'s memo of the call site's last cache hit: the prefix, and the generations of
+// everything a hit consults (the prefix cache, the privilege cache, the transaction and the role)
+// when it was found. A later call whose prefix and generations are all the same would find the same
+// answer in the caches, so it skips them: a hit at this call site costs a few comparisons.
+struct HitMemo {
+    std::uint64_t known_generation, acl_generation, lock_epoch;
+    Oid user;
+    std::uint8_t len;  // 0: nothing remembered
+    char prefix[idgen::kPrefixMaxLen];
+};
+
 struct Registry {
     Oid relid;
     AttrNumber prefix, owner;
     Oid collation;
     Oid insert_fn;  // prefix_registry_insert(text, text), found on first use by prefix_register()
     std::uint64_t locked_epoch;  // g_lock_epoch when this call site last locked the registry
+    HitMemo hit;
 };
 
 // Bumped at the end of every transaction and at every subtransaction abort: a call site whose
@@ -88,9 +100,16 @@ void lock_on_subxact(SubXactEvent event, SubTransactionId, SubTransactionId, voi
     if (event == SUBXACT_EVENT_ABORT_SUB) ++g_lock_epoch;
 }
 
-Registry& registry(FunctionCallInfo fcinfo, const char* user) {
+Registry& registry_locked(FunctionCallInfo fcinfo, const char* user);
+inline Registry& registry(FunctionCallInfo fcinfo, const char* user) {
     auto* r = static_cast<Registry*>(fcinfo->flinfo->fn_extra);
-    if (r != nullptr && r->locked_epoch == g_lock_epoch) return *r;
+    if (likely(r != nullptr && r->locked_epoch == g_lock_epoch)) return *r;
+    return registry_locked(fcinfo, user);
+}
+
+// registry()'s first call in a transaction at a call site: finds, locks and reads the registry.
+pg_noinline Registry& registry_locked(FunctionCallInfo fcinfo, const char* user) {
+    auto* r = static_cast<Registry*>(fcinfo->flinfo->fn_extra);
     if (!g_lock_callbacks) {
         RegisterXactCallback(lock_on_xact, nullptr);
         RegisterSubXactCallback(lock_on_subxact, nullptr);
@@ -168,12 +187,15 @@ text* registered_owner(const Registry& reg, text* prefix, Snapshot snapshot) {
 //    triggers) and kept until the registry's next relcache invalidation: CREATE, DROP, ALTER,
 //    ENABLE and DISABLE TRIGGER all send one.
 //  * Every call holds AccessShareLock on the registry (registry() takes it once per transaction
-//    and call site) and then processes the queued invalidations (AcceptInvalidationMessages(): a
-//    read of one shared flag when nothing is queued), before looking at the cache: a prefix
-//    unregistered and committed by another session is refused from this session's next call on,
-//    even inside an open transaction. This session's own changes are seen from its next command,
-//    and forgotten on rollback (the aborted (sub)transaction's invalidations are processed
-//    locally).
+//    and call site), and the first call of each statement (each query message from the client:
+//    GetCurrentStatementStartTimestamp() changes) processes the queued invalidations
+//    (AcceptInvalidationMessages()) before it looks at the cache: a prefix unregistered and
+//    committed by another session is refused from this session's next statement on, inside an
+//    open transaction too. That is READ COMMITTED's rule for a row, and the rule 0.2.0 followed
+//    (it read the registry with the statement's snapshot); one statement's calls do not each ask.
+//    Invalidations processed for any other reason (a lock taken, a new transaction) reach the
+//    cache at once. This session's own changes are seen from its next command, and forgotten on
+//    rollback (the aborted (sub)transaction's invalidations are processed locally).
 //  * The relcache callback forgets every entry, and the answer about the triggers, at once.
 //    Nothing holds an entry across a point where invalidations can be processed: a hit is a
 //    comparison, and an entry is added only after the reads that found the row and the triggers,
@@ -185,7 +207,7 @@ text* registered_owner(const Registry& reg, text* prefix, Snapshot snapshot) {
 //    unregistered by another session is refused at every isolation level, like a dropped object,
 //    although a REPEATABLE READ snapshot still sees its row.
 // The caller's SELECT privilege on the registry is checked on every call, hit or miss: on a hit
-// from the privilege cache below.
+// from the privilege cache below (or the call site's memo of it).
 constexpr int kKnownMax = 32;
 struct KnownPrefix {
     std::uint8_t len;  // 0: free
@@ -210,9 +232,9 @@ std::uint64_t g_known_generation = 0;  // bumped by every invalidation of the re
 //  * Forgotten at every invalidation of what the check reads: the registry's relcache entry (GRANT,
 //    REVOKE, ALTER TABLE ... OWNER update its pg_class row), any role (pg_authid: superuser,
 //    INHERIT, DROP ROLE) and any membership (pg_auth_members: GRANT/REVOKE role, which also decides
-//    pg_read_all_data). A hit is consulted only right after AcceptInvalidationMessages(), so a
-//    REVOKE committed by another session is seen from this session's next call, as the
-//    uncached check would see it.
+//    pg_read_all_data). Invalidations are processed at the start of every statement (see above),
+//    so a REVOKE committed by another session is seen from this session's next statement, as a
+//    query's own privilege check (at its start) would see it.
 //  * Stored only when no invalidation arrived during the check; a refusal is never cached (it
 //    raises, and the next call checks again).
 struct AclOk {
@@ -240,7 +262,7 @@ void known_on_relcache(Datum, Oid relid) {
 }
 
 // The caller's SELECT privilege on the registry, from the cache above when it holds the answer.
-// Call only right after AcceptInvalidationMessages().
+// Call only after this statement's invalidations were processed (statement_invalidations()).
 void check_select_cached(const Registry& reg) {
     const Oid user = GetUserId();
     if (g_acl_ok.epoch == g_lock_epoch && g_acl_ok.user == user && g_acl_ok.relid == reg.relid) return;
@@ -293,18 +315,68 @@ bool registry_triggers_always(const Registry& reg) {
     return row && truncate;
 }
 
+// Processes the queued invalidations once per statement (see above): on the first call of a
+// statement, or of a transaction (a new transaction may start within one query message's
+// timestamp).
+TimestampTz g_inval_statement = 0;
+std::uint64_t g_inval_epoch = 0;
+inline void statement_invalidations() {
+    const TimestampTz statement = GetCurrentStatementStartTimestamp();
+    if (likely(statement == g_inval_statement && g_inval_epoch == g_lock_epoch)) return;
+    AcceptInvalidationMessages();
+    g_inval_statement = statement;
+    g_inval_epoch = g_lock_epoch;
+}
+
+// Whether a[0, len) equals b[0, len), for len <= 16 (a prefix): two overlapping loads of each
+// instead of a call to memcmp().
+inline bool short_equal(const char* a, const char* b, std::size_t len) {
+    if (len >= 8) {
+        std::uint64_t a0, a1, b0, b1;
+        std::memcpy(&a0, a, 8), std::memcpy(&a1, a + len - 8, 8);
+        std::memcpy(&b0, b, 8), std::memcpy(&b1, b + len - 8, 8);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    if (len >= 4) {
+        std::uint32_t a0, a1, b0, b1;
+        std::memcpy(&a0, a, 4), std::memcpy(&a1, a + len - 4, 4);
+        std::memcpy(&b0, b, 4), std::memcpy(&b1, b + len - 4, 4);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    for (std::size_t i = 0; i < len; ++i)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
+// Whether the call site's memo answers for `data`, `len` as it stands (see HitMemo).
+inline bool memo_hit(const Registry& reg, const char* data, std::size_t len) {
+    const HitMemo& m = reg.hit;
+    return m.len == len && m.known_generation == g_known_generation && m.acl_generation == g_acl_generation &&
+           m.lock_epoch == g_lock_epoch && m.user == GetUserId() && short_equal(m.prefix, data, len);
+}
+
 // Whether `prefix` (data, len) is registered, for gen_prefixed(): from the cache (kCached: a
 // valid prefix, checked before it was cached), or read and then cached (when the triggers keep
 // the cache current and the prefix is valid; otherwise read on every call).
 enum class Registered : std::uint8_t { kNo, kRead, kCached };
-Registered prefix_registered(const Registry& reg, text* prefix, const char* data, std::size_t len) {
+Registered prefix_registered_cache(Registry& reg, text* prefix, const char* data, std::size_t len);
+inline Registered prefix_registered(Registry& reg, text* prefix, const char* data, std::size_t len) {
+    // The memo is set only after the callbacks below are registered.
+    statement_invalidations();
+    // The memo was taken with g_known.relid == reg.relid and trust kYes: any change to either
+    // bumps g_known_generation (the relcache callback) or g_lock_epoch (registry() re-reads relid).
+    if (likely(memo_hit(reg, data, len))) return Registered::kCached;
+    return prefix_registered_cache(reg, prefix, data, len);
+}
+
+// prefix_registered() without the call site's memo: the session's caches, or the registry.
+pg_noinline Registered prefix_registered_cache(Registry& reg, text* prefix, const char* data, std::size_t len) {
     if (!g_known_callback) {
         CacheRegisterRelcacheCallback(known_on_relcache, (Datum)0);
         CacheRegisterSyscacheCallback(AUTHOID, acl_on_syscache, (Datum)0);
         CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, acl_on_syscache, (Datum)0);
         g_known_callback = true;
     }
-    AcceptInvalidationMessages();
     if (g_known.relid != reg.relid) {  // another registry (the extension was reinstalled)
         g_known = Known{};
         g_known.relid = reg.relid;
@@ -312,7 +384,20 @@ Registered prefix_registered(const Registry& reg, text* prefix, const char* data
     // No longer prefix can be registered (the registry's CHECK): refused as unregistered.
     if (len < 1 || len > idgen::kPrefixMaxLen) return Registered::kNo;
     if (g_known.trust == Trust::kYes && known_has(data, len)) {
+        const std::uint64_t known_generation = g_known_generation;
         check_select_cached(reg);
+        // Remembered only when the privilege check found its answer in (or put it into) the cache
+        // and no invalidation arrived since the prefix cache was consulted.
+        if (known_generation == g_known_generation && g_acl_ok.epoch == g_lock_epoch && g_acl_ok.user == GetUserId() &&
+            g_acl_ok.relid == reg.relid) {
+            HitMemo& m = reg.hit;
+            m.known_generation = g_known_generation;
+            m.acl_generation = g_acl_generation;
+            m.lock_epoch = g_lock_epoch;
+            m.user = GetUserId();
+            std::memcpy(m.prefix, data, len);
+            m.len = static_cast<std::uint8_t>(len);
+        }
         return Registered::kCached;
     }
     bool found, trusted;
@@ -410,7 +495,7 @@ IDGEN_FUNCTION(prefixed_split) {
 IDGEN_FUNCTION(gen_prefixed) {
     text* prefix = PG_GETARG_TEXT_PP(0);
     const idgen::PrefixedBody body = body_arg(fcinfo, 1);
-    const Registry& reg = registry(fcinfo, "gen_prefixed()");
+    Registry& reg = registry(fcinfo, "gen_prefixed()");
     const TextArg p{VARDATA_ANY(prefix), VARSIZE_ANY_EXHDR(prefix)};
     const Registered registered = prefix_registered(reg, prefix, p.data, p.len);
     if (registered == Registered::kNo)

@@ -105,6 +105,31 @@ TEST(Base36, Encode128MatchesRepeatedDivisionEverywhere) {
         ASSERT_EQ(enc128(v), ref(v, 25));
 }
 
+// Each 12-digit chunk is written from a 64-bit fixed-point fraction of chunk / 36^12, a pair of
+// digits per multiplication by 36^2: a fraction a little low or too high shows first just below
+// or at a multiple of 36^2, 36^4, ... 36^10 (a pair about to carry). Such chunks in the low, the
+// middle and the top place of a 128-bit value, and as a 64-bit value, against repeated division.
+TEST(Base36, EncodeChunksAtEveryPairCarry) {
+    std::mt19937_64 rng(1296);
+    const u128 p12 = 4738381338321616896ULL;
+    std::uint64_t step = 1;
+    for (int j = 1; j <= 6; ++j) {
+        step *= 36 * 36;  // 36^(2j)
+        for (int i = 0; i < 20000; ++i) {
+            const std::uint64_t m = rng() % (static_cast<std::uint64_t>(p12) / step + 1);
+            for (int d = -1; d <= 1; ++d) {
+                const std::uint64_t x = m * step + static_cast<std::uint64_t>(d);
+                if (x >= static_cast<std::uint64_t>(p12)) continue;  // -1 of 0, or past the chunk
+                const u128 hi = rng() % 16, mid = rng() % static_cast<std::uint64_t>(p12);
+                for (u128 v : {u128{x}, x * p12 + mid, (hi * p12 + x) * p12 + mid, (hi * p12 + mid) * p12 + x})
+                    ASSERT_EQ(enc128(v), ref(v, 25));
+                const std::uint64_t w = x + static_cast<std::uint64_t>(p12) * (rng() % 3);  // below 2^64
+                ASSERT_EQ(enc64(w), ref(w, 13));
+            }
+        }
+    }
+}
+
 // Encode -> decode is the identity on every boundary value.
 TEST(Base36, BoundaryRoundTrip) {
     for (std::uint64_t v : {std::uint64_t{0}, std::uint64_t{1}, kMax64, kMax64 - 1,
