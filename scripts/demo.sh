@@ -16,7 +16,7 @@
 # exactly this build's files, there is nothing to install or ask.
 #
 #   PG_CONFIG          the server to use (default: Debian's PostgreSQL 15)
-#   IDGEN_DEMO_PORT    the demo cluster's port (default 54320; the test command uses 54329-54336)
+#   IDGEN_DEMO_PORT    the demo cluster's port (default 54320; the test command uses 54329-54338)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

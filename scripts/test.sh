@@ -3,8 +3,9 @@
 # line "N passed, N failed". Exit status 0 only when nothing failed.
 #   FUZZ_SECONDS     seconds per fuzz target (default 8; run longer by hand)
 #   IDGEN_TEST_PORT  the first port of the test clusters (default 54329); they use it and the
-#                    next seven (the integration layer's second pair base+4 to base+7, the Citus
-#                    layer the same four afterwards), and the cross-version layer base+20 to base+25
+#                    next nine (the integration layer's second pair base+4 to base+7, the Citus
+#                    layer the same four afterwards, the fault layer base+8 and base+9 beside the
+#                    integration layer), and the cross-version layer base+20 to base+25
 #   IDGEN_SERVERLESS_LAYERS  1 (default) also runs the layers that use no server (unit tests, the
 #                    C++ library's own tests, fuzzing); the run over several versions sets it for
 #                    the first version only, since their code does not depend on the server
@@ -192,7 +193,7 @@ cleanup() {
     [ -f "$d/postmaster.pid" ] && as_pg "${CITUS_BINDIR:-$PG_BINDIR}/pg_ctl" -D "$d" -m immediate -w stop >/dev/null 2>&1
   done
   # Clusters of the fault layer and of the logical replication tests, should a run have been cut short.
-  for d in "$WORK"/fault/*/*/data "$WORK"/logrep/*/data "$WORK"/it2/logrep/*/data; do
+  for d in "$WORK"/fault/*/*/data "$WORK"/fault-upgrade/*/*/data "$WORK"/logrep/*/data "$WORK"/it2/logrep/*/data; do
     [ -f "$d/postmaster.pid" ] && as_pg "$PG_BINDIR/pg_ctl" -D "$d" -m immediate -w stop >/dev/null 2>&1
   done
   [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
@@ -267,6 +268,24 @@ if [ $((p + f)) -lt "$expected" ]; then
   f=$((expected - p))
 fi
 tally sql "$p" "$f"
+
+# --- fault, beside the integration, readme, reference and library layers: most of its time is
+# spent waiting (servers started, stopped, crashed and promoted, slow fsync), and its clusters are
+# its own (copies of one template under $WORK/fault, on PORT + 8 and + 9), with test/fault's shim
+# preloaded into each postmaster. Bounded: 7 minutes. Its one test that installs another build of
+# the extension into the server (UpgradeWindow: 0.1.0, then this build again) runs afterwards, on
+# its own, since every other layer loads the installed library.
+start_fault_layer() {
+  mkdir -p "$WORK/fault"
+  (
+    IDGEN_FAULT_WORK="$WORK/fault" IDGEN_FAULT_PORT="$((PORT + 8))" IDGEN_FAULT_KEEP="${KEEP_WORK:-}" PG_CONFIG="$PG_CONFIG" \
+      GTEST_FILTER="-UpgradeWindow.*" timeout -k 10 420 "$ROOT/build/fault_tests" --gtest_color=no >"$WORK/fault.log" 2>&1
+    echo $? >"$WORK/fault.rc"
+  ) &
+  FAULT_PID=$!
+}
+start_fault_layer
+# --- end fault (started)
 
 echo "== integration (libpqxx)"
 # Oracle tests run the npm packages of scripts/npm_oracles.sh with node; a failed install leaves
@@ -343,13 +362,13 @@ else
   else tally library-example 0 1; fi
 fi
 
-echo "== fault (fault injection: slow and failing fsync/write, damaged state files, crashes, failover)"
-timer "fault"
-# Its own throwaway clusters (copies of one template, under $WORK/fault), with test/fault's shim
-# preloaded into each postmaster. Bounded: the whole layer has 6 minutes.
-mkdir -p "$WORK/fault"
-IDGEN_FAULT_WORK="$WORK/fault" IDGEN_FAULT_PORT="$((PORT + 2))" IDGEN_FAULT_KEEP="${KEEP_WORK:-}" PG_CONFIG="$PG_CONFIG" \
-  run_gtest fault "$ROOT/build/fault_tests" 360
+echo "== fault (fault injection: slow and failing fsync/write, damaged state files, crashes, failover; run beside the layers above)"
+timer "fault (what is left after the layers above)"
+wait "$FAULT_PID"
+gtest_tally fault "$(cat "$WORK/fault.rc" 2>/dev/null || echo 1)"
+mkdir -p "$WORK/fault-upgrade"
+IDGEN_FAULT_WORK="$WORK/fault-upgrade" IDGEN_FAULT_PORT="$((PORT + 2))" IDGEN_FAULT_KEEP="${KEEP_WORK:-}" PG_CONFIG="$PG_CONFIG" \
+  GTEST_FILTER="UpgradeWindow.*" run_gtest fault-upgrade "$ROOT/build/fault_tests" 300
 
 citus_layer() {
   # Once, on PostgreSQL 18: Citus (built by scripts/citus.sh into its own copy of the 18 server)
