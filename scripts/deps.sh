@@ -33,6 +33,8 @@ if [ "$demo" -eq 0 ]; then
     debhelper lintian postgresql-server-dev-all
     # scripts/release.sh (make dist) and test/package/dist_test.sh
     git zip unzip
+    # scripts/lib.sh: the compiler cache, outside the repository, which a fresh clone reuses
+    ccache
   )
 fi
 # The tests' npm oracles (scripts/npm_oracles.sh): Debian's node and npm, unless a node with npm is there.

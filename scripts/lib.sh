@@ -8,6 +8,35 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
+# The compiler cache. When ccache is installed (scripts/deps.sh installs it for the test command),
+# the extension, the tests and the fuzz targets are compiled through it, with the cache outside the
+# repository, beside the servers' cache: $IDGEN_PG_CACHE/ccache when that is set (so a run from an
+# empty server cache starts with an empty compiler cache too), else /var/cache/id_gen/ccache as root
+# and ~/.cache/id_gen/ccache otherwise; IDGEN_CCACHE_DIR moves it, IDGEN_CCACHE=0 turns it off.
+# Paths inside the repository are hashed relative to it (and the working directory not at all), so
+# a fresh clone anywhere on the machine reuses what an earlier one compiled. ccache_launch is the
+# command to put before a compiler ("" without ccache).
+ccache_launch=""
+if [ "${IDGEN_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
+  if [ -n "${IDGEN_CCACHE_DIR:-}" ]; then CCACHE_DIR=$IDGEN_CCACHE_DIR
+  elif [ -n "${IDGEN_PG_CACHE:-}" ]; then CCACHE_DIR=$IDGEN_PG_CACHE/ccache
+  elif [ "$(id -u)" -eq 0 ]; then CCACHE_DIR=/var/cache/id_gen/ccache
+  else CCACHE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/id_gen/ccache; fi
+  export CCACHE_DIR CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1
+  ccache_launch=$(command -v ccache)
+fi
+# The make variables that send PGXS's compilers (C, C++ and the bitcode compiler of a server built
+# with LLVM) through ccache, one per line; nothing without it.
+pgxs_ccache_vars() {
+  [ -n "$ccache_launch" ] || return 0
+  local global var value
+  global="$(dirname "$("$PG_CONFIG" --pgxs)")/../Makefile.global"
+  for var in CC CXX CLANG; do
+    value=$(sed -n "s/^$var *= *//p" "$global" | head -1)
+    [ -z "$value" ] || printf '%s=%s %s\n' "$var" "$ccache_launch" "$value"
+  done
+}
+
 # PostgreSQL refuses to run as root: clusters belong to an unprivileged user.
 if [ "$(id -u)" -eq 0 ]; then
   PG_OS_USER=${PG_OS_USER:-postgres}
@@ -46,7 +75,9 @@ compile_extension() {
     if [ -f "$saved" ]; then tar -C "$EXT_DIR" -xpf "$saved" || return 1; fi
     echo "$want" >"$stamp"
   fi
-  make -C "$EXT_DIR" -s -j"$JOBS" PG_CONFIG="$PG_CONFIG"
+  local vars=()
+  mapfile -t vars < <(pgxs_ccache_vars)
+  make -C "$EXT_DIR" -s -j"$JOBS" PG_CONFIG="$PG_CONFIG" "${vars[@]}"
 }
 
 # install_extension: installs the build into the server's directories (as root).

@@ -172,12 +172,15 @@ if [ -n "${IDGEN_DIST_ZIP:-}" ]; then
   [ -z "$untracked" ] || echo "note: untracked files, not in the archive: $untracked"
 fi
 build_extension || exit 1
-cmake -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
+# Through the compiler cache when there is one (lib.sh: ccache_launch).
+launchers=()
+[ -z "$ccache_launch" ] || launchers=(-DCMAKE_C_COMPILER_LAUNCHER="$ccache_launch" -DCMAKE_CXX_COMPILER_LAUNCHER="$ccache_launch")
+cmake -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launchers[@]}" >/dev/null || exit 1
 cmake --build "$ROOT/build" -j"$JOBS" >/dev/null || { cmake --build "$ROOT/build"; exit 1; }
 SERVERLESS=${IDGEN_SERVERLESS_LAYERS:-1}
 if [ "$SERVERLESS" = 1 ]; then
   CLANGXX=$(command -v clang++-14 || command -v clang++)
-  cmake -S "$ROOT" -B "$ROOT/build-fuzz" -DCMAKE_CXX_COMPILER="$CLANGXX" -DIDGEN_FUZZ=ON >/dev/null || exit 1
+  cmake -S "$ROOT" -B "$ROOT/build-fuzz" -DCMAKE_CXX_COMPILER="$CLANGXX" -DIDGEN_FUZZ=ON "${launchers[@]}" >/dev/null || exit 1
   cmake --build "$ROOT/build-fuzz" -j"$JOBS" >/dev/null || { cmake --build "$ROOT/build-fuzz"; exit 1; }
 fi
 
