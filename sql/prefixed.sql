@@ -51,6 +51,15 @@ FROM gen;
 -- Text order is ID order is generation order.
 SELECT bool_and(t > prev) AS text_increasing, bool_and(prefixed_parse('acct', t) > prefixed_parse('acct', prev)) AS id_increasing
 FROM (SELECT t, lag(t) OVER (ORDER BY n) AS prev FROM gen) s WHERE prev IS NOT NULL;
+-- One call site, the prefix changing from row to row (the same length, then other lengths): each
+-- ID carries its own row's prefix (a call site remembers its last prefix).
+SELECT bool_and(gen_prefixed(p) ~ ('^' || p || '_[0-9a-z]{25}$')) AS own_prefix_same_length,
+       count(*) AS calls
+FROM (SELECT CASE WHEN n % 3 = 0 THEN 'acct' WHEN n % 3 = 1 THEN 'inv2' ELSE 'acct' END AS p
+      FROM generate_series(1, 300) n) s;
+SELECT bool_and(gen_prefixed(p, b) ~ ('^' || p || '_[0-9a-zA-Z]{22,25}$')) AS own_prefix_any_length
+FROM (SELECT (ARRAY['acct', 'usr', 'inv2', 'usr'])[1 + n % 4] AS p, (ARRAY['base36', 'base62'])[1 + n % 2] AS b
+      FROM generate_series(1, 300) n) s;
 \set VERBOSITY sqlstate
 SELECT gen_prefixed('nope');
 \set VERBOSITY default

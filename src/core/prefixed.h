@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "base36.h"
 #include "base62.h"
@@ -40,6 +41,21 @@ enum class PrefixedBody : std::uint8_t { kBase36, kBase62 };
 // kPrefixedMaxLen characters.
 [[nodiscard]] std::size_t prefixed_format_valid(const char* prefix, std::size_t prefix_len, const std::uint8_t (&id)[16],
                                                 char* out, PrefixedBody body) noexcept;
+
+// prefixed_format_valid() for a valid prefix held at the start of a kPrefixMaxLen-byte buffer:
+// the buffer is copied whole (one fixed-size copy, no call) and '_' written over what follows the
+// prefix, then the body of the ID (its 16 bytes as one big-endian integer).
+[[nodiscard]] inline std::size_t prefixed_format_padded(const char (&prefix)[kPrefixMaxLen], std::size_t prefix_len,
+                                                        unsigned __int128 id, char* out, PrefixedBody body) noexcept {
+    std::memcpy(out, prefix, kPrefixMaxLen);
+    out[prefix_len] = '_';
+    if (body == PrefixedBody::kBase62) {
+        base62_encode128(id, out + prefix_len + 1);
+    } else {
+        base36_encode128(id, out + prefix_len + 1);
+    }
+    return prefix_len + 1 + prefixed_body_len(body);
+}
 
 [[nodiscard]] Result<std::size_t> prefixed_format(const char* prefix, std::size_t prefix_len,
                                                   const std::uint8_t (&id)[16], char* out,

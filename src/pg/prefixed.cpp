@@ -50,10 +50,16 @@ TextArg arg_text(FunctionCallInfo fcinfo, int n) {
     return {VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)};
 }
 
+idgen::PrefixedBody body_arg_given(FunctionCallInfo fcinfo, int n);
+
 // The body encoding: argument n ('base36' or 'base62') when the function has it, base36 otherwise
 // (the functions of 0.1.0, which take no such argument).
-idgen::PrefixedBody body_arg(FunctionCallInfo fcinfo, int n) {
+inline idgen::PrefixedBody body_arg(FunctionCallInfo fcinfo, int n) {
     if (PG_NARGS() <= n) return idgen::PrefixedBody::kBase36;
+    return body_arg_given(fcinfo, n);
+}
+
+pg_noinline idgen::PrefixedBody body_arg_given(FunctionCallInfo fcinfo, int n) {
     const TextArg b = arg_text(fcinfo, n);
     if (b.len == 6 && std::memcmp(b.data, "base36", 6) == 0) return idgen::PrefixedBody::kBase36;
     if (b.len == 6 && std::memcmp(b.data, "base62", 6) == 0) return idgen::PrefixedBody::kBase62;
@@ -358,14 +364,15 @@ inline bool memo_hit(const Registry& reg, const char* data, std::size_t len) {
 // Whether `prefix` (data, len) is registered, for gen_prefixed(): from the cache (kCached: a
 // valid prefix, checked before it was cached), or read and then cached (when the triggers keep
 // the cache current and the prefix is valid; otherwise read on every call).
-enum class Registered : std::uint8_t { kNo, kRead, kCached };
+// kMemo: as kCached, and the call site's memo (reg.hit) holds these very bytes.
+enum class Registered : std::uint8_t { kNo, kRead, kCached, kMemo };
 Registered prefix_registered_cache(Registry& reg, text* prefix, const char* data, std::size_t len);
 inline Registered prefix_registered(Registry& reg, text* prefix, const char* data, std::size_t len) {
     // The memo is set only after the callbacks below are registered.
     statement_invalidations();
     // The memo was taken with g_known.relid == reg.relid and trust kYes: any change to either
     // bumps g_known_generation (the relcache callback) or g_lock_epoch (registry() re-reads relid).
-    if (likely(memo_hit(reg, data, len))) return Registered::kCached;
+    if (likely(memo_hit(reg, data, len))) return Registered::kMemo;
     return prefix_registered_cache(reg, prefix, data, len);
 }
 
@@ -397,6 +404,7 @@ pg_noinline Registered prefix_registered_cache(Registry& reg, text* prefix, cons
             m.user = GetUserId();
             std::memcpy(m.prefix, data, len);
             m.len = static_cast<std::uint8_t>(len);
+            return Registered::kMemo;
         }
         return Registered::kCached;
     }
@@ -493,7 +501,9 @@ IDGEN_FUNCTION(prefixed_split) {
 // gen_prefixed(prefix text [, body text]) -> text: a new UUIDv7 of the backend's generator as
 // prefixed text, for a registered prefix only (the cache above).
 IDGEN_FUNCTION(gen_prefixed) {
-    text* prefix = PG_GETARG_TEXT_PP(0);
+    // PG_GETARG_TEXT_PP(0) without its call when the argument is not compressed or out of line.
+    auto* raw = reinterpret_cast<varlena*>(DatumGetPointer(PG_GETARG_DATUM(0)));
+    text* prefix = VARATT_IS_COMPRESSED(raw) || VARATT_IS_EXTERNAL(raw) ? pg_detoast_datum_packed(raw) : raw;
     const idgen::PrefixedBody body = body_arg(fcinfo, 1);
     Registry& reg = registry(fcinfo, "gen_prefixed()");
     const TextArg p{VARDATA_ANY(prefix), VARSIZE_ANY_EXHDR(prefix)};
@@ -506,7 +516,9 @@ IDGEN_FUNCTION(gen_prefixed) {
     auto id = idgen::pg::next_uuidv7();
     if (!id) return failure.fail(id.error(), "uuid", "the clock is past the year 2262");
     std::size_t n;
-    if (registered == Registered::kCached) {
+    if (registered == Registered::kMemo) {  // the memo holds these very bytes, in a 16-byte buffer
+        n = idgen::prefixed_format_padded(reg.hit.prefix, p.len, idgen::load_be128(id->bytes), VARDATA(out), body);
+    } else if (registered == Registered::kCached) {
         n = idgen::prefixed_format_valid(p.data, p.len, id->bytes, VARDATA(out), body);
     } else {
         auto checked = idgen::prefixed_format(p.data, p.len, id->bytes, VARDATA(out), body);
