@@ -61,8 +61,11 @@ IDGEN_FUNCTION(shard_cluster_request_timer) {
     if (ms < 0)
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a request timer of %d ms", ms)));
     if (g_request_timeout == MAX_TIMEOUTS) g_request_timeout = RegisterTimeout(USER_TIMEOUT, request_timeout_handler);
-    const bool expired = g_request_expired != 0;
     disable_timeout(g_request_timeout, false);
+    const bool expired = g_request_expired != 0;
+    // A cancel this timer asked for and no statement has taken yet is dropped with it: the caller
+    // raises its own error instead.
+    if (expired) QueryCancelPending = false;
     g_request_expired = 0;
     if (ms > 0) enable_timeout_after(g_request_timeout, ms);
     PG_RETURN_BOOL(expired);

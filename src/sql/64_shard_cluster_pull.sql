@@ -442,6 +442,7 @@ DECLARE
     ok boolean;
     answer text;
     copy jsonb;
+    expired boolean;
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
         RETURN;
@@ -468,21 +469,24 @@ BEGIN
             INTO ok, answer
             USING ARRAY[host], ARRAY[port], ARRAY[pg_catalog.format('SELECT %I.shard_cluster_grant(%s, %L, %s)', '@extschema@', me,
                                                                      shard_cluster_pull.schema_name, my_group)];
+        expired := @extschema@.shard_cluster_request_timer(0);
     EXCEPTION
         WHEN query_canceled THEN
             -- The deadline, or the caller's own cancel or statement_timeout (raised as it was).
             IF NOT @extschema@.shard_cluster_request_timer(0) THEN
                 RAISE;
             END IF;
-            RAISE EXCEPTION 'this node (id_gen.node_id %) could not get its block of the shard of schema "%" from the coordinator %:%',
-                            me, shard_cluster_pull.schema_name, host, port
-                USING ERRCODE = '55000', DETAIL = 'The coordinator did not answer within 10 s.',
-                      HINT = 'next_id() refuses on this node until the coordinator grants it a block (it asks again at the next call); nothing was issued.';
+            expired := true;
         WHEN OTHERS THEN
             PERFORM @extschema@.shard_cluster_request_timer(0);
             RAISE;
     END;
-    PERFORM @extschema@.shard_cluster_request_timer(0);
+    IF expired THEN
+        RAISE EXCEPTION 'this node (id_gen.node_id %) could not get its block of the shard of schema "%" from the coordinator %:%',
+                        me, shard_cluster_pull.schema_name, host, port
+            USING ERRCODE = '55000', DETAIL = 'The coordinator did not answer within 10 s.',
+                  HINT = 'next_id() refuses on this node until the coordinator grants it a block (it asks again at the next call); nothing was issued.';
+    END IF;
     IF coalesce(ok, false) AND answer::jsonb ? 'error' THEN
         copy := answer::jsonb -> 'error';
         RAISE EXCEPTION 'this node (id_gen.node_id %) could not get its block of the shard of schema "%" from the coordinator %:%',

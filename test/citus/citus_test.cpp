@@ -1402,6 +1402,7 @@ TEST(Citus, ACoordinatorCrashBetweenPrepareAndCommitCommitsEverywhere) {
 // waits for a lock) fails the pull within the 10 s bound, with 55000 saying so, whatever the
 // caller's statement_timeout (40 s here); asked again, the node is granted.
 TEST(Citus, AHungCoordinatorFailsThePullWithin10s) {
+    run(0, "SELECT create_shard(24)");
     NodeIdReset reset{3};
     set_node_id(3, "156");
     std::string message, stopped;
@@ -1412,7 +1413,7 @@ TEST(Citus, AHungCoordinatorFailsThePullWithin10s) {
         hold.exec("LOCK TABLE shard_blocks IN SHARE MODE");
         std::thread asker([&] {
             const auto t0 = std::chrono::steady_clock::now();
-            message = failure_of(3, "SET statement_timeout = '40s'; SELECT shard_6.next_id()");
+            message = failure_of(3, "SET statement_timeout = '40s'; SELECT shard_24.next_id()");
             ms = ms_since(t0);
         });
         stopped = wait_for_row(0, "SELECT pid::text FROM pg_stat_activity WHERE query LIKE '%shard_cluster_grant(156,%' "
@@ -1428,7 +1429,10 @@ TEST(Citus, AHungCoordinatorFailsThePullWithin10s) {
     EXPECT_NE(message.find("did not answer within 10 s"), std::string::npos) << message;
     EXPECT_GE(ms, 9000);
     EXPECT_LT(ms, 15000);
-    EXPECT_EQ(scalar(3, "SELECT shard_id_shard(shard_6.next_id())"), 6);
+    EXPECT_EQ(scalar(3, "SELECT shard_id_shard(shard_24.next_id())"), 24);
+    // drop_shard() grants every node's current id a block of every shard: node 3's own id first.
+    set_node_id(3, "");
+    run(0, "SELECT drop_shard(24)");
     std::cout << "[ note ] pull refused " << ms << " ms after it asked a hung coordinator" << std::endl;
 }
 
