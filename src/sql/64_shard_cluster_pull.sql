@@ -207,6 +207,24 @@ $$;
 COMMENT ON FUNCTION shard_cluster_snapshot() IS 'internal: this node''s shard registry and blocks as one jsonb value (what shard_cluster_apply() takes)';
 REVOKE ALL ON FUNCTION shard_cluster_snapshot() FROM PUBLIC;
 
+-- Raises (42501, "permission denied to <action>") unless the caller is a superuser, then checks
+-- the extension's schema as create_shard() does (61_shard_admin.sql), reaching it by OID.
+CREATE OR REPLACE FUNCTION shard_cluster_check_caller(action text) RETURNS void
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+BEGIN
+    IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+        RAISE EXCEPTION 'permission denied to %', action USING ERRCODE = '42501';
+    END IF;
+    EXECUTE pg_catalog.format('SELECT %I.extension_schema_check(false)',
+                              (SELECT n.nspname FROM pg_catalog.pg_namespace n JOIN pg_catalog.pg_extension e
+                                   ON e.extnamespace = n.oid WHERE e.extname = 'id_gen'));
+END
+$$;
+COMMENT ON FUNCTION shard_cluster_check_caller(text) IS 'internal: raise unless the caller is a superuser and the extension''s schema is safe';
+REVOKE ALL ON FUNCTION shard_cluster_check_caller(text) FROM PUBLIC;
+
 -- Raises unless this is a Citus coordinator and the caller a superuser.
 CREATE OR REPLACE FUNCTION shard_cluster_check_coordinator(what text) RETURNS void
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -215,13 +233,7 @@ CREATE OR REPLACE FUNCTION shard_cluster_check_coordinator(what text) RETURNS vo
 DECLARE
     is_coordinator boolean;
 BEGIN
-    IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
-        RAISE EXCEPTION 'permission denied to synchronise shards' USING ERRCODE = '42501';
-    END IF;
-    -- The extension's schema, as create_shard() checks it (61_shard_admin.sql), reached by OID.
-    EXECUTE pg_catalog.format('SELECT %I.extension_schema_check(false)',
-                              (SELECT n.nspname FROM pg_catalog.pg_namespace n JOIN pg_catalog.pg_extension e
-                                   ON e.extnamespace = n.oid WHERE e.extname = 'id_gen'));
+    PERFORM @extschema@.shard_cluster_check_caller('synchronise shards');
     IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
         RAISE EXCEPTION '% needs Citus', what USING ERRCODE = '55000',
             DETAIL = 'On a single server a shard is issued from its whole sequence field.';
@@ -254,10 +266,31 @@ $$;
 COMMENT ON FUNCTION shard_cluster_check(text) IS 'internal: raise unless this is a Citus coordinator whose nodes have unique id_gen.node_id values; those values and the nodes'' Citus groups';
 REVOKE ALL ON FUNCTION shard_cluster_check(text) FROM PUBLIC;
 
--- 0.2.0's function, now built from the parts above; what it does is unchanged: it grants every
--- node its blocks and copies the registry and the blocks to every worker. It is no longer needed
--- after citus_add_node() (a new node asks for its grant, see shard_cluster_pull()); create_shard(),
--- drop_shard() and rename_shard() still run it, and it stays for use by hand.
+-- Runs `command` on every other active primary node, inside the caller's transaction, through
+-- Citus's own execute_command_on_remote_nodes_as_user() (in C: Citus's SQL scripts do not create
+-- it): Citus commits it there with two-phase commit when the caller's transaction commits, so it
+-- takes effect on every active worker or on none. A worker that cannot be reached fails the call
+-- (and so the caller's transaction); a disabled one is not sent it. Superuser only; raises
+-- without Citus.
+CREATE OR REPLACE FUNCTION shard_cluster_send(command text) RETURNS void
+    AS 'MODULE_PATHNAME', 'shard_cluster_send' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION shard_cluster_send(text) IS 'internal to shard_cluster_sync(): run a command on every worker in this transaction, under Citus''s two-phase commit';
+REVOKE ALL ON FUNCTION shard_cluster_send(text) FROM PUBLIC;
+
+-- A deadline for this backend's request to the coordinator (shard_cluster_pull()): `ms` > 0 arms
+-- it (the statement is cancelled, 57014, when it passes) and returns false; 0 disarms it and
+-- returns whether it passed.
+CREATE OR REPLACE FUNCTION shard_cluster_request_timer(ms int4) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'shard_cluster_request_timer' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION shard_cluster_request_timer(int4) IS 'internal to shard_cluster_pull(): arm (ms > 0) or disarm (0) the deadline of a request to the coordinator; whether it passed';
+REVOKE ALL ON FUNCTION shard_cluster_request_timer(int4) FROM PUBLIC;
+
+-- 0.2.0's function, now built from the parts above: it grants every node its blocks and copies
+-- the registry and the blocks to every worker. The copy is part of the caller's transaction
+-- (shard_cluster_send(), Citus's two-phase commit): create_shard(), drop_shard() and
+-- rename_shard(), which run it, take effect on the coordinator and every active worker, or on
+-- none of them. It is no longer needed after citus_add_node() (a new node asks for its grant, see
+-- shard_cluster_pull()); it stays for use by hand.
 CREATE OR REPLACE FUNCTION shard_cluster_sync(ids_per_ms int4 DEFAULT NULL) RETURNS int4
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
@@ -265,12 +298,6 @@ CREATE OR REPLACE FUNCTION shard_cluster_sync(ids_per_ms int4 DEFAULT NULL) RETU
 DECLARE
     nids int4[];
     groups int4[];
-    snapshot jsonb;
-    names text[];
-    ports int4[];
-    cmds text[];
-    f record;
-    failures text;
 BEGIN
     SELECT c.nids, c.groups INTO nids, groups FROM @extschema@.shard_cluster_check('shard_cluster_sync()') c;
     -- One grant at a time.
@@ -278,50 +305,32 @@ BEGIN
     LOCK TABLE @extschema@.shard_blocks IN SHARE ROW EXCLUSIVE MODE;
     PERFORM @extschema@.shard_cluster_grant_blocks(nids, groups,
                 @extschema@.shard_cluster_block_width(ids_per_ms, pg_catalog.cardinality(nids)));
-    snapshot := @extschema@.shard_cluster_snapshot();
-    -- Every active primary but this one, each over its own connection (Citus's master_run_on_worker).
-    EXECUTE $q$SELECT pg_catalog.array_agg(n.nodename::text ORDER BY n.nodeid), pg_catalog.array_agg(n.nodeport::int4 ORDER BY n.nodeid)
-                 FROM pg_catalog.pg_dist_node n
-                WHERE n.isactive AND n.noderole = 'primary' AND n.groupid <> 0$q$ INTO names, ports;
-    IF names IS NULL THEN
-        RETURN pg_catalog.cardinality(nids);
-    END IF;
-    cmds := pg_catalog.array_fill(pg_catalog.format('SELECT %I.shard_cluster_apply(%L::jsonb)', '@extschema@', snapshot::text),
-                                  ARRAY[pg_catalog.array_length(names, 1)]);
-    FOR f IN EXECUTE 'SELECT m.node_name::text AS node_name, m.node_port::int4 AS node_port, m.success, m.result
-                        FROM pg_catalog.master_run_on_worker($1, $2, $3, true) m' USING names, ports, cmds LOOP
-        IF NOT f.success THEN
-            failures := coalesce(failures || '; ', '') || pg_catalog.format('%s:%s: %s', f.node_name, f.node_port, f.result);
-        END IF;
-    END LOOP;
-    IF failures IS NOT NULL THEN
-        RAISE EXCEPTION 'the shard registry could not be copied to every node' USING ERRCODE = '08006',
-            DETAIL = failures,
-            HINT = 'Nodes that did not receive it ask the coordinator for it at their next next_id() call of a shard they do not know. Run SELECT shard_cluster_sync() again once they are reachable.';
-    END IF;
+    PERFORM @extschema@.shard_cluster_send(pg_catalog.format('SELECT %I.shard_cluster_apply(%L::jsonb)', '@extschema@',
+                                                             @extschema@.shard_cluster_snapshot()::text));
     RETURN pg_catalog.cardinality(nids);
 END
 $$;
-COMMENT ON FUNCTION shard_cluster_sync(int4) IS 'on a Citus coordinator: check node ids, grant every node a block of every shard, copy the registry and blocks to every worker';
+COMMENT ON FUNCTION shard_cluster_sync(int4) IS 'on a Citus coordinator: check node ids, grant every node a block of every shard, copy the registry and blocks to every worker in this transaction';
 REVOKE ALL ON FUNCTION shard_cluster_sync(int4) FROM PUBLIC;
 
--- 0.2.0's function without its temporary tables (a worker applies a copy inside the transaction
--- of a Citus task, which Citus may prepare for two-phase commit, and PREPARE refuses a transaction
--- that touched temporary tables), and tolerant of a concurrent copy of the same rows.
-CREATE OR REPLACE FUNCTION shard_cluster_apply(snapshot jsonb) RETURNS int4
+-- Makes this node's registry and blocks equal to the coordinator's `snapshot` (rows are replaced,
+-- never updated: see shard_registry_guard). Without temporary tables (a worker applies a copy
+-- inside a transaction Citus prepares for two-phase commit, and PREPARE refuses a transaction
+-- that touched temporary tables), and tolerant of a concurrent copy of the same rows. With
+-- `lock_timeout`, it gives up (55P03) unless it gets its locks within that time. 0.2.0's
+-- shard_cluster_apply(jsonb) is this function with the default.
+DROP FUNCTION IF EXISTS shard_cluster_apply(jsonb);
+CREATE OR REPLACE FUNCTION shard_cluster_apply(snapshot jsonb, lock_timeout text DEFAULT NULL) RETURNS int4
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
     AS $$
 DECLARE
     n int4;
 BEGIN
-    IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
-        RAISE EXCEPTION 'permission denied to change the shard registry' USING ERRCODE = '42501';
+    PERFORM @extschema@.shard_cluster_check_caller('change the shard registry');
+    IF shard_cluster_apply.lock_timeout IS NOT NULL THEN
+        PERFORM pg_catalog.set_config('lock_timeout', shard_cluster_apply.lock_timeout, true);
     END IF;
-    -- The extension's schema, as create_shard() checks it (61_shard_admin.sql), reached by OID.
-    EXECUTE pg_catalog.format('SELECT %I.extension_schema_check(false)',
-                              (SELECT n.nspname FROM pg_catalog.pg_namespace n JOIN pg_catalog.pg_extension e
-                                   ON e.extnamespace = n.oid WHERE e.extname = 'id_gen'));
     DELETE FROM @extschema@.shard_blocks b
      WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.jsonb_populate_recordset(NULL::@extschema@.shard_blocks, snapshot -> 'blocks') x
                         WHERE x.shard = b.shard AND x.node_id = b.node_id
@@ -341,8 +350,8 @@ BEGIN
     RETURN n;
 END
 $$;
-COMMENT ON FUNCTION shard_cluster_apply(jsonb) IS 'internal to shard_cluster_sync() and shard_cluster_pull(): make this node''s shard registry and blocks equal to the coordinator''s';
-REVOKE ALL ON FUNCTION shard_cluster_apply(jsonb) FROM PUBLIC;
+COMMENT ON FUNCTION shard_cluster_apply(jsonb, text) IS 'internal to shard_cluster_sync() and shard_cluster_pull(): make this node''s shard registry and blocks equal to the coordinator''s (giving up after lock_timeout, if given)';
+REVOKE ALL ON FUNCTION shard_cluster_apply(jsonb, text) FROM PUBLIC;
 
 -- Run on the coordinator for a worker that asks (shard_cluster_pull()): the node of Citus group
 -- `node_group` with id_gen.node_id `node_id` gets its block of the shard of schema `schema_name`
@@ -414,7 +423,8 @@ REVOKE ALL ON FUNCTION shard_cluster_grant(int4, name, int4) FROM PUBLIC;
 -- unless it gets its lock within 50 ms (then the next session asks again; the coordinator answers
 -- with the same block). SECURITY DEFINER: the caller of next_id() need not be a superuser, and
 -- the answer only ever comes from the coordinator. The connections give up after 5 s
--- (citus.node_connection_timeout), so an unreachable or hung coordinator fails the call within
+-- (citus.node_connection_timeout), and the request as a whole after 10 s
+-- (shard_cluster_request_timer()), so an unreachable or hung coordinator fails the call within
 -- that bound; the coordinator's refusal is raised with its message, detail and hint.
 CREATE OR REPLACE FUNCTION shard_cluster_pull(schema_name name, OUT shard int4, OUT epoch timestamptz,
                                               OUT seq_lo int4, OUT seq_bits int4, OUT valid_from timestamptz)
@@ -432,6 +442,7 @@ DECLARE
     ok boolean;
     answer text;
     copy jsonb;
+    expired boolean;
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
         RETURN;
@@ -450,10 +461,32 @@ BEGIN
                   HINT = 'On the coordinator, run SELECT citus_set_coordinator_host(''<its host>'', <its port>); or run SELECT shard_cluster_sync() there.';
     END IF;
     EXECUTE 'SELECT g.groupid::int4 FROM pg_catalog.pg_dist_local_group g' INTO my_group;
-    EXECUTE 'SELECT m.success, m.result FROM pg_catalog.master_run_on_worker($1, $2, $3, false) m'
-        INTO ok, answer
-        USING ARRAY[host], ARRAY[port], ARRAY[pg_catalog.format('SELECT %I.shard_cluster_grant(%s, %L, %s)', '@extschema@', me,
-                                                                 shard_cluster_pull.schema_name, my_group)];
+    -- Citus bounds the connection (5 s, above), not the wait for the answer: a coordinator that
+    -- accepts and then hangs is given 10 s from the start of the request in all.
+    PERFORM @extschema@.shard_cluster_request_timer(10000);
+    BEGIN
+        EXECUTE 'SELECT m.success, m.result FROM pg_catalog.master_run_on_worker($1, $2, $3, false) m'
+            INTO ok, answer
+            USING ARRAY[host], ARRAY[port], ARRAY[pg_catalog.format('SELECT %I.shard_cluster_grant(%s, %L, %s)', '@extschema@', me,
+                                                                     shard_cluster_pull.schema_name, my_group)];
+        expired := @extschema@.shard_cluster_request_timer(0);
+    EXCEPTION
+        WHEN query_canceled THEN
+            -- The deadline, or the caller's own cancel or statement_timeout (raised as it was).
+            IF NOT @extschema@.shard_cluster_request_timer(0) THEN
+                RAISE;
+            END IF;
+            expired := true;
+        WHEN OTHERS THEN
+            PERFORM @extschema@.shard_cluster_request_timer(0);
+            RAISE;
+    END;
+    IF expired THEN
+        RAISE EXCEPTION 'this node (id_gen.node_id %) could not get its block of the shard of schema "%" from the coordinator %:%',
+                        me, shard_cluster_pull.schema_name, host, port
+            USING ERRCODE = '55000', DETAIL = 'The coordinator did not answer within 10 s.',
+                  HINT = 'next_id() refuses on this node until the coordinator grants it a block (it asks again at the next call); nothing was issued.';
+    END IF;
     IF coalesce(ok, false) AND answer::jsonb ? 'error' THEN
         copy := answer::jsonb -> 'error';
         RAISE EXCEPTION 'this node (id_gen.node_id %) could not get its block of the shard of schema "%" from the coordinator %:%',
@@ -491,16 +524,3 @@ END
 $$;
 COMMENT ON FUNCTION shard_cluster_pull(name) IS 'internal to next_id() on a Citus worker: ask the coordinator for this node''s block of a shard; the shard and the block';
 REVOKE ALL ON FUNCTION shard_cluster_pull(name) FROM PUBLIC;
-
--- shard_cluster_apply() that gives up (55P03) unless it gets its locks within `lock_timeout`.
-CREATE OR REPLACE FUNCTION shard_cluster_apply(snapshot jsonb, lock_timeout text) RETURNS int4
-    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-    SET search_path = pg_catalog, pg_temp
-    AS $$
-BEGIN
-    PERFORM pg_catalog.set_config('lock_timeout', shard_cluster_apply.lock_timeout, true);
-    RETURN @extschema@.shard_cluster_apply(snapshot);
-END
-$$;
-COMMENT ON FUNCTION shard_cluster_apply(jsonb, text) IS 'internal to shard_cluster_pull(): shard_cluster_apply() with a lock timeout';
-REVOKE ALL ON FUNCTION shard_cluster_apply(jsonb, text) FROM PUBLIC;

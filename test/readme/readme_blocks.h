@@ -8,7 +8,8 @@
 //   ```sql preload       only where shared_preload_libraries has id_gen
 //   ```sql nopreload     only where it has not
 //   ```sql pg17+         only on PostgreSQL 17 and later (pg16-: 16 and earlier; pg17: 17 only)
-//   ```sql citus         needs Citus: skipped (reported) until the test command has a Citus layer
+//   ```sql citus         needs Citus: the Citus layer runs it on its coordinator (test/citus), the
+//                        README layer reports it skipped
 //   ```sql fragment      not run: placeholders, or a step that cannot run in the README's sequence
 // After a statement's ';', on the same line or on the lines directly below it:
 //   -- → a | b           the result, one such line per row, columns joined by " | ", NULL as NULL

@@ -14,6 +14,7 @@
 //                       pages its Contents list links are read relative to its directory
 //   IDGEN_README_KEEP   keep the databases (named idgen_readme) for a look afterwards
 #include "readme_blocks.h"
+#include "readme_run.h"
 
 #include <gtest/gtest.h>
 
@@ -41,8 +42,6 @@ void PrintTo(const Block& b, std::ostream* os) { *os << b.file << ":" << b.line;
 namespace {
 
 using idgen::readme::Block;
-using idgen::readme::Expectation;
-using idgen::readme::Statement;
 
 const char* const kDb = "idgen_readme";
 
@@ -188,84 +187,16 @@ std::string finish(Cluster& c) {
 
 Cluster g_main, g_second;
 
-std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
-
-std::string describe(const Expectation& e) {
-    switch (e.kind) {
-    case Expectation::Kind::Error:
-        return "ERROR " + e.sqlstate + (e.message.empty() ? "" : ": " + e.message);
-    case Expectation::Kind::Shape:
-        return "a value shaped like " + e.example;
-    case Expectation::Kind::Rows: {
-        std::string s;
-        for (const auto& r : e.rows) s += "\n      " + r;
-        return s;
-    }
-    case Expectation::Kind::None:
-        break;
-    }
-    return "";
-}
-
-// Runs one block's statements in the cluster's session; returns what went wrong, or "".
+// Runs one block's statements in the cluster's session (opened again if a statement lost it).
 std::string run_block(Cluster& c, const Block& b) {
-    std::string failures;
-    for (const Statement& s : b.statements) {
-        const std::string at = b.file + ":" + std::to_string(s.line) + " (" + c.where() + "): " + first_line(s.sql);
-        const Expectation& e = s.expect;
-        std::vector<std::string> rows;
-        std::string state, message;
-        bool failed = false;
-        try {
-            if (!c.session || !c.session->is_open()) {
-                c.session = std::make_unique<pqxx::connection>(c.dsn(kDb) + " options='-c TimeZone=UTC -c DateStyle=ISO,MDY'");
-            }
-            pqxx::nontransaction tx(*c.session);
-            const pqxx::result r = tx.exec(s.sql);
-            for (const auto& row : r) {
-                std::string line;
-                for (pqxx::row::size_type i = 0; i < row.size(); ++i) {
-                    if (i > 0) line += " | ";
-                    line += row[i].is_null() ? "NULL" : row[i].c_str();
-                }
-                rows.push_back(line);
-            }
-        } catch (const pqxx::sql_error& x) {
-            failed = true;
-            state = x.sqlstate();
-            // libpqxx 6.4 throws this class for 42501 without passing the SQLSTATE on.
-            if (state.empty() && dynamic_cast<const pqxx::insufficient_privilege*>(&x) != nullptr) state = "42501";
-            message = first_line(x.what());
-            if (idgen::readme::starts_with(message, "ERROR:")) message = idgen::readme::trim(message.substr(6));
-        } catch (const std::exception& x) {
-            return failures + at + "\n    lost the session: " + x.what() + "\n";
+    try {
+        if (!c.session || !c.session->is_open()) {
+            c.session = std::make_unique<pqxx::connection>(c.dsn(kDb) + " options='-c TimeZone=UTC -c DateStyle=ISO,MDY'");
         }
-
-        if (e.kind == Expectation::Kind::Error) {
-            if (!failed) {
-                failures += at + "\n    expected " + describe(e) + ", but it succeeded\n";
-            } else if (state != e.sqlstate || (!e.message.empty() && message != e.message)) {
-                failures += at + "\n    expected " + describe(e) + "\n    got      ERROR " + state + ": " + message + "\n";
-            }
-            continue;
-        }
-        if (failed) {
-            // ON_ERROR_STOP: the rest of the block is not run.
-            return failures + at + "\n    failed: ERROR " + state + ": " + message + "\n";
-        }
-        if (e.kind == Expectation::Kind::Rows && rows != e.rows) {
-            std::string got;
-            for (const auto& r : rows) got += "\n      " + r;
-            if (rows.empty()) got = " (no rows)";
-            failures += at + "\n    expected:" + describe(e) + "\n    got:" + got + "\n";
-        }
-        if (e.kind == Expectation::Kind::Shape &&
-            (rows.size() != 1 || !idgen::readme::same_shape(e.example, rows[0]))) {
-            failures += at + "\n    expected " + describe(e) + "\n    got      " +
-                        (rows.size() == 1 ? rows[0] : std::to_string(rows.size()) + " rows") + "\n";
-        }
+    } catch (const std::exception& x) {
+        return b.file + ":" + std::to_string(b.line) + " (" + c.where() + ")\n    lost the session: " + x.what() + "\n";
     }
-    return failures;
+    return idgen::readme::run_statements(*c.session, b, c.where());
 }
 
 class ReadmeBlock : public ::testing::TestWithParam<Block> {
@@ -297,7 +228,8 @@ TEST_P(ReadmeBlock, Runs) {
     const std::string at = b.file + ":" + std::to_string(b.line);
     if (!b.error.empty()) FAIL() << at << ": " << b.error;
     if (b.fragment) GTEST_SKIP() << at << " [sql fragment]: shown, not run";
-    if (b.citus) GTEST_SKIP() << at << " [sql citus]: needs Citus, which this test command does not provide yet";
+    // Run by the Citus layer (test/citus, ReadmeBlocks), in order, on its coordinator.
+    if (b.citus) GTEST_SKIP() << at << " [sql citus]: run by the Citus layer on its coordinator";
     int ran = 0;
     std::string other_version;
     for (Cluster* c : {&g_main, &g_second}) {
