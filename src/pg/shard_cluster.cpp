@@ -57,6 +57,11 @@ IDGEN_FUNCTION(shard_cluster_send) {
 }
 
 IDGEN_FUNCTION(shard_cluster_request_timer) {
+    // Its own guard, besides the REVOKE: an armed timer cancels whatever statement runs when it
+    // passes, until timer(0) disarms it.
+    if (!superuser())
+        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to arm a shard request timer"),
+                        errhint("shard_cluster_request_timer() is internal to shard_cluster_pull().")));
     const int32 ms = PG_GETARG_INT32(0);
     if (ms < 0)
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a request timer of %d ms", ms)));

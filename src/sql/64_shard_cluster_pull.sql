@@ -305,6 +305,10 @@ BEGIN
     LOCK TABLE @extschema@.shard_blocks IN SHARE ROW EXCLUSIVE MODE;
     PERFORM @extschema@.shard_cluster_grant_blocks(nids, groups,
                 @extschema@.shard_cluster_block_width(ids_per_ms, pg_catalog.cardinality(nids)));
+    -- The rest of the transaction on the connections that hold the copy (one per worker): a
+    -- parallel query's extra connections would ask the coordinator for blocks this copy holds
+    -- locked, and wait on this very transaction (a distributed deadlock).
+    PERFORM pg_catalog.set_config('citus.multi_shard_modify_mode', 'sequential', true);
     PERFORM @extschema@.shard_cluster_send(pg_catalog.format('SELECT %I.shard_cluster_apply(%L::jsonb)', '@extschema@',
                                                              @extschema@.shard_cluster_snapshot()::text));
     RETURN pg_catalog.cardinality(nids);

@@ -1362,6 +1362,7 @@ TEST(Citus, AWorkerKilledMidChangeLeavesItNowhere) {
 // none shows it. After the coordinator's restart, Citus's recovery (recover_prepared_transactions(),
 // which its maintenance daemon runs every minute) commits it on every worker.
 TEST(Citus, ACoordinatorCrashBetweenPrepareAndCommitCommitsEverywhere) {
+    run(0, "SELECT create_shard(25)");  // another shard, which every node holds a block of
     run(0, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'");
     run(0, "SELECT pg_reload_conf()");
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -1369,10 +1370,13 @@ TEST(Citus, ACoordinatorCrashBetweenPrepareAndCommitCommitsEverywhere) {
     std::thread change([&] { change_error = failure_of(0, "SELECT create_shard(23)"); });
     const std::string waiting =
         wait_for_row(0, "SELECT pid::text FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query LIKE '%create_shard(23)%'");
-    std::string prepared, visible;
+    std::string prepared, visible, blocked;
     if (!waiting.empty()) {
         prepared = on_workers("SELECT count(*)::text FROM pg_prepared_xacts");
         visible = on_workers("SELECT count(*)::text FROM shard_registry WHERE shard = 23");
+        // The price of two-phase commit (docs/citus.md): the prepared change holds the worker's
+        // registry and blocks, so next_id() of any shard there waits for it.
+        blocked = failure_of(1, "SET statement_timeout = '2s'; SELECT shard_25.next_id()");
         EXPECT_EQ(crash(0), "");
     }
     bool back = true;
@@ -1395,7 +1399,42 @@ TEST(Citus, ACoordinatorCrashBetweenPrepareAndCommitCommitsEverywhere) {
     run(0, "SELECT recover_prepared_transactions()");
     EXPECT_EQ(on_workers("SELECT count(*)::text FROM pg_prepared_xacts"), "0,0,0");
     EXPECT_EQ(on_workers("SELECT count(*)::text FROM shard_blocks WHERE shard = 23"), "4,4,4");
+    EXPECT_EQ(blocked.substr(0, 5), "57014") << blocked;
+    EXPECT_EQ(failure_of(1, "SET statement_timeout = '2s'; SELECT shard_25.next_id()"), "");  // after recovery
     run(0, "SELECT drop_shard(23)");
+    run(0, "SELECT drop_shard(25)");
+}
+
+// shard_cluster_sync() and, in the same transaction, a query whose tasks call next_id() on the
+// workers over several connections each, on a worker that lacks its block (so those tasks ask the
+// coordinator): the sync leaves the rest of the transaction on one connection per worker, the one
+// that holds its copy, so no task waits on the transaction's own locks. Before, Citus cancelled it
+// as a distributed deadlock.
+TEST(Citus, SyncThenParallelNextIdInOneTransaction) {
+    run(0, "SELECT create_shard(27)");
+    run(0, "CREATE TABLE sync_src (payload int)");
+    run(0, "SELECT create_distributed_table('sync_src', 'payload', shard_count => 16, colocate_with => 'none')");
+    run(0, "INSERT INTO sync_src SELECT g FROM generate_series(1, 200) g");
+    run(1, "DELETE FROM shard_blocks WHERE shard = 27 AND node_id = " + text(1, "SHOW id_gen.node_id"));
+    std::string failure;
+    long long ids = -1, distinct_ids = -1;
+    try {
+        pqxx::connection c(dsn(0));
+        pqxx::work tx(c);
+        tx.exec("SET LOCAL citus.force_max_query_parallelization = on");
+        tx.exec("SELECT shard_cluster_sync()");
+        const pqxx::row r = tx.exec1("SELECT count(*), count(DISTINCT x) FROM (SELECT shard_27.next_id() AS x FROM sync_src) q");
+        ids = r[0].as<long long>();
+        distinct_ids = r[1].as<long long>();
+        tx.commit();
+    } catch (const std::exception& e) {
+        failure = e.what();
+    }
+    EXPECT_EQ(failure, "");
+    EXPECT_EQ(ids, 200);
+    EXPECT_EQ(distinct_ids, 200);
+    run(0, "DROP TABLE sync_src");
+    run(0, "SELECT drop_shard(27)");
 }
 
 // A coordinator that accepts the pull's connection and then hangs (its backend stopped while it

@@ -15,12 +15,9 @@
 
 namespace idgen::it {
 
-// test/oracle/, beside this file's directory (sources are compiled with absolute paths).
-inline std::string oracle_script(const std::string& name) {
-    std::string here = __FILE__;
-    here = here.substr(0, here.rfind('/'));
-    return here.substr(0, here.rfind('/')) + "/oracle/" + name;
-}
+// The repository's test/oracle/NAME, by the absolute path CMake gives (IDGEN_SOURCE_DIR): __FILE__
+// may be relative to the build directory (ccache's base_dir rewrites the compiler's paths).
+inline std::string oracle_script(const std::string& name) { return std::string(IDGEN_SOURCE_DIR) + "/test/oracle/" + name; }
 
 // Runs `node <script> <args>` with the packages' directory; returns its stdout, or "" with a
 // test failure recorded when it could not run.

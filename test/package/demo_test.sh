@@ -46,8 +46,8 @@ ok $? "the demo's default port ($demo_port) is not one of the test command's ($t
 tr -s ' \n' '  ' <"$ROOT/README.md" >"$WORK/readme.txt"   # sentences on one line
 grep -qF "port $demo_port (\`IDGEN_DEMO_PORT\`)" "$WORK/readme.txt"
 ok $? "README.md gives the demo's port, $demo_port, and IDGEN_DEMO_PORT"
-grep -qF "ports $test_port to $((test_port + 7)) (\`IDGEN_TEST_PORT\` sets the first)" "$WORK/readme.txt"
-ok $? "README.md gives the test command's ports, $test_port to $((test_port + 7)), and IDGEN_TEST_PORT"
+grep -qF "ports $test_port to $((test_port + 9)) (\`IDGEN_TEST_PORT\` sets the first)" "$WORK/readme.txt"
+ok $? "README.md gives the test command's ports, $test_port to $((test_port + 9)), and IDGEN_TEST_PORT"
 export IDGEN_DEMO_PORT=${IDGEN_DEMO_PORT:-$demo_port}
 
 # --- Usage.
