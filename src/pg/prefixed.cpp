@@ -69,14 +69,6 @@ pg_noinline idgen::PrefixedBody body_arg_given(FunctionCallInfo fcinfo, int n) {
     return idgen::PrefixedBody::kBase36;  // not reached
 }
 
-// The prefix registry: its table, the attribute numbers of its columns and the collation of its
-// primary key, found per call site (fn_extra) and again in every transaction (and after a
-// subtransaction that may have released the lock aborts): a call site can outlive a transaction
-// or a subtransaction (a PL/pgSQL expression is kept to the end of its transaction, across
-// exception blocks). The registry is locked (AccessShareLock) before it is read, and kept locked
-// to the end of the transaction, as a query naming it would keep it: it cannot be dropped or
-// altered while the call site caches its OID and columns, and every transaction that uses them
-// (or gen_prefixed()'s cache below) holds that lock.
 // gen_prefixed()'s memo of the call site's last cache hit: the prefix, and the generations of
 // everything a hit consults (the prefix cache, the privilege cache, the transaction and the role)
 // when it was found. A later call whose prefix and generations are all the same would find the same
@@ -88,6 +80,14 @@ struct HitMemo {
     char prefix[idgen::kPrefixMaxLen];
 };
 
+// The prefix registry: its table, the attribute numbers of its columns and the collation of its
+// primary key, found per call site (fn_extra) and again in every transaction (and after a
+// subtransaction that may have released the lock aborts): a call site can outlive a transaction
+// or a subtransaction (a PL/pgSQL expression is kept to the end of its transaction, across
+// exception blocks). The registry is locked (AccessShareLock) before it is read, and kept locked
+// to the end of the transaction, as a query naming it would keep it: it cannot be dropped or
+// altered while the call site caches its OID and columns, and every transaction that uses them
+// (or gen_prefixed()'s cache below) holds that lock.
 struct Registry {
     Oid relid;
     AttrNumber prefix, owner;
