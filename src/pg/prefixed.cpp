@@ -193,12 +193,13 @@ text* registered_owner(const Registry& reg, text* prefix, Snapshot snapshot) {
 //    triggers) and kept until the registry's next relcache invalidation: CREATE, DROP, ALTER,
 //    ENABLE and DISABLE TRIGGER all send one.
 //  * Every call holds AccessShareLock on the registry (registry() takes it once per transaction
-//    and call site), and the first call of each statement (each query message from the client:
-//    GetCurrentStatementStartTimestamp() changes) processes the queued invalidations
-//    (AcceptInvalidationMessages()) before it looks at the cache: a prefix unregistered and
-//    committed by another session is refused from this session's next statement on, inside an
-//    open transaction too. That is READ COMMITTED's rule for a row, and the rule 0.2.0 followed
-//    (it read the registry with the statement's snapshot); one statement's calls do not each ask.
+//    and call site), and the first call of each command that could see a new commit (a new
+//    statement, or a new snapshot taken after some transaction completed: statement_invalidations())
+//    processes the queued invalidations (AcceptInvalidationMessages()) before it looks at the
+//    cache: a prefix unregistered and committed by another session is refused from this session's
+//    next statement on, and from the next command of a running READ COMMITTED function or
+//    procedure, inside an open transaction too: READ COMMITTED's rule for a deleted row. The calls
+//    of one command (one snapshot) do not each ask.
 //    Invalidations processed for any other reason (a lock taken, a new transaction) reach the
 //    cache at once. This session's own changes are seen from its next command, and forgotten on
 //    rollback (the aborted (sub)transaction's invalidations are processed locally).
@@ -321,17 +322,24 @@ bool registry_triggers_always(const Registry& reg) {
     return row && truncate;
 }
 
-// Processes the queued invalidations once per statement (see above): on the first call of a
-// statement, or of a transaction (a new transaction may start within one query message's
-// timestamp).
+// Processes the queued invalidations once per command that could see a new commit (see above):
+// the first call under a new statement (each query message), a new transaction (a new one may
+// start within one message's timestamp), or a snapshot taken after some transaction completed
+// (snapXactCompletionCount: a READ COMMITTED function takes a snapshot per command, so its next
+// command sees a change committed meanwhile, as it sees a deleted row). Without an active
+// snapshot the count reads as 0 and the statement and transaction decide alone.
 TimestampTz g_inval_statement = 0;
 std::uint64_t g_inval_epoch = 0;
+std::uint64_t g_inval_completions = 0;
 inline void statement_invalidations() {
     const TimestampTz statement = GetCurrentStatementStartTimestamp();
-    if (likely(statement == g_inval_statement && g_inval_epoch == g_lock_epoch)) return;
+    const std::uint64_t completions = ActiveSnapshotSet() ? GetActiveSnapshot()->snapXactCompletionCount : 0;
+    if (likely(statement == g_inval_statement && g_inval_epoch == g_lock_epoch && completions == g_inval_completions))
+        return;
     AcceptInvalidationMessages();
     g_inval_statement = statement;
     g_inval_epoch = g_lock_epoch;
+    g_inval_completions = completions;
 }
 
 // Whether a[0, len) equals b[0, len), for len <= 16 (a prefix): two overlapping loads of each

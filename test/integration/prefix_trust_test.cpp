@@ -237,6 +237,37 @@ TEST(PrefixTrust, CachedPrefixesFollowOtherSessions) {
     other("DROP ROLE it_ptrust_cache_app");
 }
 
+// A DO block that keeps calling gen_prefixed() while another session unregisters the prefix:
+// refused at the block's first command after the unregistration has committed (a READ COMMITTED
+// command takes a new snapshot, and sees the change as it sees the deleted row), not only at the
+// next top-level statement. The block polls the registry until its row is gone, then calls again.
+TEST(PrefixTrust, ARunningDoBlockSeesAnotherSessionsUnregistration) {
+    idgen::it::ScratchDb db("it_ptrust_do");
+    const std::string dsn = idgen::it::dsn("it_ptrust_do");
+    pqxx::connection a(dsn), b(dsn);
+    {
+        pqxx::nontransaction tx(b);
+        tx.exec("SELECT prefix_register('dop', 'do_test')");
+    }
+    std::string state = "not run";
+    std::thread block([&] {
+        pqxx::nontransaction tx(a);
+        state = state_on(tx, "DO $$ DECLARE n int; t0 timestamptz := clock_timestamp(); BEGIN "
+                             "PERFORM gen_prefixed('dop'); "
+                             "LOOP SELECT count(*) INTO n FROM prefix_registry WHERE prefix = 'dop'; EXIT WHEN n = 0; "
+                             "IF clock_timestamp() > t0 + interval '20 s' THEN RAISE 'the row never went'; END IF; "
+                             "PERFORM gen_prefixed('dop'); END LOOP; "
+                             "PERFORM gen_prefixed('dop'); END $$");
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    {
+        pqxx::nontransaction tx(b);
+        tx.exec("SELECT prefix_unregister('dop')");
+    }
+    block.join();
+    EXPECT_EQ(state, "42704") << "the block issued an ID for a prefix unregistered and committed before its command";
+}
+
 // gen_prefixed()'s cached answer to "may this role SELECT from the registry" (its hits do not ask
 // pg_class_aclcheck() again) follows every change that decides it, made by another session: a
 // REVOKE inside an open transaction that already used it, a GRANT in the next one, SET ROLE and a
