@@ -391,7 +391,7 @@ citus_layer() {
   CITUS_BINDIR=$PG_BINDIR
   # The four servers are made and started at once (initdb dominates; one after the other took
   # about 40 s on a loaded 2-core machine).
-  local pids=() failed=0
+  local pids=() start_failed=0
   for i in 0 1 2 3; do
     port=$((PORT + 4 + i))
     ports+=("$port")
@@ -402,8 +402,10 @@ citus_layer() {
       >"$WORK/citus$i.start.log" 2>&1 &
     pids+=($!)
   done
-  for i in 0 1 2 3; do wait "${pids[$i]}" || failed=1; done
-  if [ "$failed" = 1 ]; then
+  for i in 0 1 2 3; do wait "${pids[$i]}" || start_failed=1; done
+  # (Not named "failed": a local of that name hid the run's count from tally, so a failing Citus
+  # test was printed but not counted.)
+  if [ "$start_failed" = 1 ]; then
     cat "$WORK"/citus?.start.log
     for i in 0 1 2 3; do stop_cluster "$WORK/citus$i"; done
     PG_BINDIR=$bindir_saved

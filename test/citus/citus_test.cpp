@@ -1020,7 +1020,7 @@ TEST(Citus, WorkerRestartedMidRun) {
     const long long before_max = scalar(2, "SELECT max(x) FROM (SELECT shard_6.next_id() AS x FROM generate_series(1, 20000)) s");
     std::atomic<bool> stop{false}, restarting{false};
     std::atomic<long long> rows{0};
-    std::atomic<int> retried{0}, errors{0};
+    std::atomic<int> retried{0}, errors{0}, in_doubt{0};
     std::mutex mu;
     std::vector<std::string> messages, retry_messages;
     auto writer = [&](int node) {
@@ -1037,6 +1037,12 @@ TEST(Citus, WorkerRestartedMidRun) {
                 std::lock_guard<std::mutex> lock(mu);
                 if (restarting.load()) {
                     ++retried;
+                    // A batch whose commit lost its connection may have committed all the same
+                    // (Citus says so, or libpqxx raises in_doubt_error): counted apart.
+                    const std::string what = e.what();
+                    if (dynamic_cast<const pqxx::in_doubt_error*>(&e) != nullptr ||
+                        what.find("no way to tell whether the transaction succeeded") != std::string::npos)
+                        ++in_doubt;
                     if (retry_messages.size() < 4) retry_messages.push_back(e.what());
                 } else {
                     ++errors;
@@ -1068,14 +1074,18 @@ TEST(Citus, WorkerRestartedMidRun) {
     EXPECT_EQ(errors.load(), 0) << (messages.empty() ? "" : messages[0]);
     EXPECT_GT(retried.load(), 0) << "no insert failed: did worker 2 restart?";
     EXPECT_GT(rows.load(), rows_at_restart) << "no insert after the restart";
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM rs"), rows.load());
-    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM rs"), rows.load());
-    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT sf) FROM rs"), rows.load());
+    // Every batch that reported success is there, and at most the in-doubt ones besides; no ID repeats.
+    const long long stored = scalar(0, "SELECT count(*) FROM rs");
+    EXPECT_GE(stored, rows.load());
+    EXPECT_LE(stored, rows.load() + 40LL * in_doubt.load()) << in_doubt.load() << " batches in doubt";
+    EXPECT_EQ(stored % 40, 0);
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM rs"), stored);
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT sf) FROM rs"), stored);
     EXPECT_GT(scalar(2, "SELECT shard_6.next_id()"), before_max);
     std::string listed;
     for (const auto& m : retry_messages) listed += " | " + m.substr(0, m.find('\n'));
-    std::cout << "[ count ] rs: " << rows.load() << " rows, as many distinct shard IDs and snowflakes; " << retried.load()
-              << " batches retried while worker 2 restarted" << listed << std::endl;
+    std::cout << "[ count ] rs: " << stored << " rows, as many distinct shard IDs and snowflakes; " << retried.load()
+              << " batches retried while worker 2 restarted, " << in_doubt.load() << " of them in doubt" << listed << std::endl;
 }
 
 // What the README says of create_id_type() on a cluster: Citus 14 propagates no base type that is
