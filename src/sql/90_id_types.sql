@@ -90,6 +90,7 @@ CREATE OR REPLACE FUNCTION id_type_create(type_name name, kind text, prefix text
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
     SET client_min_messages = warning  -- not the notices about the shell type its I/O functions name
+    SET citus.enable_ddl_propagation = off  -- with Citus, every node is sent its own call (id_type_cluster_created())
     AS $$
 DECLARE
     sch name := id_type_create.schema_name;
@@ -273,6 +274,7 @@ CREATE OR REPLACE FUNCTION id_type_drop(id_type regtype, cascade boolean) RETURN
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
     SET client_min_messages = warning  -- not a notice per object DROP TYPE ... CASCADE drops
+    SET citus.enable_ddl_propagation = off  -- with Citus, every node is sent its own call (id_type_cluster_drop())
     AS $$
 DECLARE
     d record;
@@ -289,6 +291,8 @@ BEGIN
         RAISE EXCEPTION 'type % is not an ID type made by create_id_type()', id_type_drop.id_type USING ERRCODE = '42809';
     END IF;
     SELECT y.typmodin, y.typarray INTO modin, arr FROM pg_catalog.pg_type y WHERE y.oid = id_type_drop.id_type;
+    -- A member of id_gen (a database with Citus) is an ordinary object again before it is dropped.
+    PERFORM @extschema@.id_type_membership(id_type_drop.id_type, false);
     -- Everything DROP TYPE ... CASCADE would drop; what create_id_type() did not make stops a plain drop.
     IF NOT id_type_drop.cascade THEN
         WITH RECURSIVE dep(classid, objid, objsubid) AS (
@@ -346,6 +350,278 @@ $$;
 COMMENT ON FUNCTION id_type_drop(regtype, boolean) IS 'internal to drop_id_type()';
 REVOKE ALL ON FUNCTION id_type_drop(regtype, boolean) FROM PUBLIC;
 
+-------------------------------------------------------------------------------
+-- 0.3.0: created types on a Citus cluster. Citus creates the types of a distributed table's
+-- columns on every node only when it knows how: enum, composite and domain types, and the objects
+-- of an extension, which it makes by creating the extension. A created type is a base type, so
+-- on a database with Citus, create_id_type() makes it and everything it made for it members of
+-- id_gen (id_type_membership()), on the coordinator and, in the same transaction under Citus's
+-- two-phase commit, on every other node (shard_cluster_send()); drop_id_type() likewise. A node
+-- added later gets them when Citus creates id_gen there: the install script asks the coordinator
+-- for its created types (id_type_cluster_pull()). The price: pg_dump leaves extension members
+-- out, so a plain dump of a Citus database does not carry its created types. On a database
+-- without Citus they stay ordinary objects, dumped as in 0.2.0.
+-------------------------------------------------------------------------------
+
+-- Every object create_id_type() made for `id_type`, as (catalog, object id): the type, its
+-- functions and aggregates, operators, operator classes and families, and casts. Found by what
+-- create_id_type() makes (names in the type's schema, its signatures), so a user's function that
+-- merely takes the type is not among them.
+CREATE OR REPLACE FUNCTION id_type_objects(id_type regtype, OUT classid oid, OUT objid oid)
+    RETURNS SETOF record
+    LANGUAGE sql STABLE STRICT PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+    WITH y AS (
+        SELECT t.oid, t.typname, t.typnamespace, t.typinput, t.typoutput, t.typreceive, t.typsend, t.typmodin
+          FROM pg_catalog.pg_type t WHERE t.oid = $1
+    ), c AS (
+        SELECT o.oid, o.opcfamily FROM pg_catalog.pg_opclass o, y WHERE o.opcintype = y.oid AND o.opcnamespace = y.typnamespace
+    )
+    SELECT 'pg_catalog.pg_type'::pg_catalog.regclass::oid, y.oid FROM y
+    UNION ALL
+    SELECT 'pg_catalog.pg_proc'::pg_catalog.regclass::oid, p.oid
+      FROM pg_catalog.pg_proc p, y
+     WHERE p.pronamespace = y.typnamespace
+       AND (p.oid IN (y.typinput, y.typoutput, y.typreceive, y.typsend, y.typmodin)
+            OR p.oid IN (SELECT a.amproc FROM pg_catalog.pg_amproc a JOIN c ON a.amprocfamily = c.opcfamily)
+            OR (p.prokind = 'a' AND p.proname IN ('min', 'max') AND p.proargtypes[0] = y.oid AND p.pronargs = 1)
+            OR (p.prokind = 'f' AND (y.oid = ANY (p.proargtypes::oid[]) OR p.prorettype = y.oid)
+                AND p.proname IN (y.typname || '_eq', y.typname || '_ne', y.typname || '_lt', y.typname || '_le',
+                                  y.typname || '_gt', y.typname || '_ge', y.typname || '_cmp', y.typname || '_hash',
+                                  y.typname || '_hash_extended', y.typname || '_smaller', y.typname || '_larger',
+                                  'gen_' || y.typname, y.typname || '_time', y.typname || '_lower', y.typname || '_upper')))
+    UNION ALL
+    SELECT 'pg_catalog.pg_operator'::pg_catalog.regclass::oid, o.oid
+      FROM pg_catalog.pg_operator o, y
+     WHERE o.oprnamespace = y.typnamespace AND o.oprleft = y.oid AND o.oprright = y.oid
+       AND o.oprname IN ('=', '<>', '<', '<=', '>', '>=')
+    UNION ALL
+    SELECT 'pg_catalog.pg_opclass'::pg_catalog.regclass::oid, c.oid FROM c
+    UNION ALL
+    SELECT DISTINCT 'pg_catalog.pg_opfamily'::pg_catalog.regclass::oid, c.opcfamily FROM c
+    UNION ALL
+    SELECT 'pg_catalog.pg_cast'::pg_catalog.regclass::oid, k.oid
+      FROM pg_catalog.pg_cast k, y
+     WHERE (k.castsource = y.oid OR k.casttarget = y.oid) AND k.castmethod = 'b'
+$$;
+COMMENT ON FUNCTION id_type_objects(regtype) IS 'internal: the objects create_id_type() made for a type (catalog, object id)';
+REVOKE ALL ON FUNCTION id_type_objects(regtype) FROM PUBLIC;
+
+-- Makes every object of `id_type` (id_type_objects()) a member of id_gen (`member`) or an
+-- ordinary object again (not `member`); objects already so are left alone. Returns the type.
+CREATE OR REPLACE FUNCTION id_type_membership(id_type regtype, member boolean) RETURNS regtype
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    SET citus.enable_ddl_propagation = off  -- every node is sent its own call (id_type_cluster_created())
+    AS $$
+DECLARE
+    ext oid := (SELECT e.oid FROM pg_catalog.pg_extension e WHERE e.extname = 'id_gen');
+    r record;
+BEGIN
+    FOR r IN
+        SELECT o.classid, o.objid, (pg_catalog.pg_identify_object(o.classid, o.objid, 0)).*,
+               EXISTS (SELECT 1 FROM pg_catalog.pg_depend d
+                        WHERE d.classid = o.classid AND d.objid = o.objid AND d.deptype = 'e' AND d.refobjid = ext) AS is_member
+          FROM @extschema@.id_type_objects(id_type_membership.id_type) o
+    LOOP
+        CONTINUE WHEN r.is_member = id_type_membership.member;
+        EXECUTE pg_catalog.format('ALTER EXTENSION id_gen %s %s %s', CASE WHEN id_type_membership.member THEN 'ADD' ELSE 'DROP' END,
+                                  pg_catalog.upper(r.type), r.identity);
+    END LOOP;
+    RETURN id_type_membership.id_type;
+END
+$$;
+COMMENT ON FUNCTION id_type_membership(regtype, boolean) IS 'internal: make the objects of a created type members of id_gen, or ordinary objects again';
+REVOKE ALL ON FUNCTION id_type_membership(regtype, boolean) FROM PUBLIC;
+
+-- Whether this database has Citus (then created types are extension members); raises unless
+-- this is its coordinator and every node is active, for `caller` (create_id_type() or
+-- drop_id_type()): a type made on one worker would be on no other node, and a disabled node
+-- would miss it (Citus could not activate it again while a distributed table used the type).
+CREATE OR REPLACE FUNCTION id_type_cluster_check(caller text) RETURNS boolean
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    is_coordinator boolean;
+    inactive text;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+        RETURN false;
+    END IF;
+    EXECUTE 'SELECT pg_catalog.citus_is_coordinator()' INTO is_coordinator;
+    IF NOT is_coordinator THEN
+        RAISE EXCEPTION '% runs on the coordinator of a Citus cluster', caller
+            USING ERRCODE = '55000', DETAIL = 'It makes or drops the type on every node; one made on a worker would exist on no other node.',
+                  HINT = 'Connect to the coordinator and call it there.';
+    END IF;
+    EXECUTE $q$SELECT pg_catalog.string_agg(pg_catalog.format('%s:%s', n.nodename, n.nodeport), ', ' ORDER BY n.nodeid)
+                 FROM pg_catalog.pg_dist_node n WHERE NOT n.isactive AND n.noderole = 'primary'$q$ INTO inactive;
+    IF inactive IS NOT NULL THEN
+        RAISE EXCEPTION '% needs every node of the Citus cluster active; disabled: %', caller, inactive
+            USING ERRCODE = '55000', DETAIL = 'A disabled node would miss the change, and Citus could not activate it again while a distributed table used a type it lacks.',
+                  HINT = 'Activate the node first (SELECT citus_activate_node(<host>, <port>)), or remove it (citus_remove_node()).';
+    END IF;
+    RETURN true;
+END
+$$;
+COMMENT ON FUNCTION id_type_cluster_check(text) IS 'internal to create_id_type() and drop_id_type(): whether the database has Citus; raises unless on its coordinator with every node active';
+REVOKE ALL ON FUNCTION id_type_cluster_check(text) FROM PUBLIC;
+
+-- After create_id_type() made `id_type` here: on a database with Citus, makes its objects members
+-- of id_gen and has every other active node make the same type, in this transaction (two-phase
+-- commit). Returns the type.
+CREATE OR REPLACE FUNCTION id_type_cluster_created(id_type regtype, type_name name, kind text, prefix text, format text,
+                                                   schema_name name) RETURNS regtype
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+        RETURN id_type_cluster_created.id_type;
+    END IF;
+    PERFORM @extschema@.id_type_membership(id_type_cluster_created.id_type, true);
+    PERFORM @extschema@.shard_cluster_send(
+        pg_catalog.format('SELECT %I.id_type_membership(%I.id_type_create(%L, %L, %L, %L, %L), true)', '@extschema@', '@extschema@',
+                          id_type_cluster_created.type_name, id_type_cluster_created.kind, id_type_cluster_created.prefix,
+                          id_type_cluster_created.format, id_type_cluster_created.schema_name));
+    RETURN id_type_cluster_created.id_type;
+END
+$$;
+COMMENT ON FUNCTION id_type_cluster_created(regtype, name, text, text, text, name) IS 'internal to create_id_type(): on a Citus coordinator, make the type an extension member and make it on every node';
+REVOKE ALL ON FUNCTION id_type_cluster_created(regtype, name, text, text, text, name) FROM PUBLIC;
+
+-- drop_id_type()'s work: drops `id_type` here and, on a database with Citus, on every other
+-- active node in this transaction (two-phase commit).
+CREATE OR REPLACE FUNCTION id_type_cluster_drop(id_type regtype, cascade boolean) RETURNS void
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    qualified text := id_type_cluster_drop.id_type::text;  -- qualified: only pg_catalog is on the path
+    citus boolean := EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus');
+    used text;
+BEGIN
+    -- DROP TYPE ... CASCADE would drop the columns of distributed tables behind Citus's back (its
+    -- metadata would go on naming a distribution column whose type is gone).
+    IF citus AND id_type_cluster_drop.cascade THEN
+        EXECUTE $q$SELECT pg_catalog.string_agg(pg_catalog.format('%s.%I', a.attrelid::pg_catalog.regclass, a.attname), ', ' ORDER BY 1)
+                     FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_dist_partition p ON p.logicalrelid = a.attrelid
+                    WHERE NOT a.attisdropped AND a.attnum > 0
+                      AND a.atttypid IN ($1, (SELECT y.typarray FROM pg_catalog.pg_type y WHERE y.oid = $1))$q$
+            INTO used USING id_type_cluster_drop.id_type;
+        IF used IS NOT NULL THEN
+            RAISE EXCEPTION 'cannot drop ID type % with cascade while Citus tables use it: %', id_type_cluster_drop.id_type, used
+                USING ERRCODE = '2BP01',
+                      HINT = 'Drop those tables, or those columns (ALTER TABLE ... DROP COLUMN), first: Citus changes its tables only through its own commands.';
+        END IF;
+    END IF;
+    PERFORM @extschema@.id_type_drop(id_type_cluster_drop.id_type, id_type_cluster_drop.cascade);
+    IF citus THEN
+        PERFORM @extschema@.shard_cluster_send(
+            pg_catalog.format('SELECT %I.id_type_drop(%L::pg_catalog.regtype, %L)', '@extschema@', qualified, id_type_cluster_drop.cascade));
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION id_type_cluster_drop(regtype, boolean) IS 'internal to drop_id_type(): drop the type here and, with Citus, on every node';
+REVOKE ALL ON FUNCTION id_type_cluster_drop(regtype, boolean) FROM PUBLIC;
+
+-- Run by the install script: on a Citus worker that knows its coordinator (a node citus_add_node()
+-- is adding creates id_gen after Citus copied pg_dist_node to it, and before it makes the
+-- distributed tables' shells), makes every created type the coordinator has, as extension members
+-- (made by the install script). The coordinator is asked over a connection of its own
+-- (master_run_on_worker), with a query on its catalogs only: when the coordinator is itself
+-- creating id_gen (and Citus passes that on to each worker), id_gen is not yet visible there and
+-- the answer is empty. A type's schema that does not exist here yet is made (not a member), owned
+-- as on the coordinator when that role exists here. Bounded like shard_cluster_pull(); a
+-- coordinator that cannot answer fails the install (55000), and with it citus_add_node().
+CREATE OR REPLACE FUNCTION id_type_cluster_pull() RETURNS int4
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    SET citus.node_connection_timeout = '5s'
+    SET citus.enable_ddl_propagation = off
+    AS $$
+DECLARE
+    is_coordinator boolean;
+    host text;
+    port int4;
+    ok boolean;
+    answer text;
+    expired boolean;
+    r record;
+    spec text[];
+    made int4 := 0;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+        RETURN 0;
+    END IF;
+    EXECUTE 'SELECT pg_catalog.citus_is_coordinator()' INTO is_coordinator;
+    IF is_coordinator THEN
+        RETURN 0;
+    END IF;
+    EXECUTE $q$SELECT n.nodename::text, n.nodeport::int4 FROM pg_catalog.pg_dist_node n
+                WHERE n.groupid = 0 AND n.noderole = 'primary' ORDER BY n.nodeid LIMIT 1$q$ INTO host, port;
+    IF host IS NULL THEN
+        RETURN 0;  -- not in a cluster yet, or the coordinator is not in pg_dist_node
+    END IF;
+    PERFORM @extschema@.shard_cluster_request_timer(10000);
+    BEGIN
+        EXECUTE 'SELECT m.success, m.result FROM pg_catalog.master_run_on_worker($1, $2, $3, false) m'
+            INTO ok, answer
+            USING ARRAY[host], ARRAY[port], ARRAY[$q$
+SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('schema', n.nspname, 'name', y.typname,
+                                                                   'owner', pg_catalog.pg_get_userbyid(n.nspowner), 'spec', m.prosrc)
+                                     ORDER BY y.oid), '[]')::text
+  FROM pg_catalog.pg_type y
+  JOIN pg_catalog.pg_namespace n ON n.oid = y.typnamespace
+  JOIN pg_catalog.pg_proc i ON i.oid = y.typinput
+  JOIN pg_catalog.pg_proc m ON m.oid = y.typmodin
+  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_type'::pg_catalog.regclass AND d.objid = y.oid AND d.deptype = 'e'
+  JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid AND e.extname = 'id_gen'
+ WHERE i.prosrc = 'id_type_in'$q$];
+        expired := @extschema@.shard_cluster_request_timer(0);
+    EXCEPTION
+        WHEN query_canceled THEN
+            IF NOT @extschema@.shard_cluster_request_timer(0) THEN
+                RAISE;
+            END IF;
+            expired := true;
+        WHEN OTHERS THEN
+            PERFORM @extschema@.shard_cluster_request_timer(0);
+            RAISE;
+    END;
+    IF expired OR NOT coalesce(ok, false) THEN
+        RAISE EXCEPTION 'id_gen could not get the coordinator''s ID types (create_id_type()) from %:%', host, port
+            USING ERRCODE = '55000',
+                  DETAIL = CASE WHEN expired THEN 'The coordinator did not answer within 10 s.' ELSE coalesce(answer, 'no answer') END,
+                  HINT = 'This node needs them before Citus makes the tables that use them here: make the coordinator reachable from this node, then add or activate the node again.';
+    END IF;
+    FOR r IN SELECT * FROM pg_catalog.jsonb_to_recordset(answer::jsonb) AS x(schema name, name name, owner name, spec text) LOOP
+        spec := pg_catalog.regexp_match(r.spec, 'kind=([a-z0-9]+) format=([a-z]+) prefix=([a-z0-9]+)');
+        IF spec IS NULL THEN
+            RAISE EXCEPTION 'the coordinator''s ID type %.% has a TYPMOD_IN function create_id_type() did not write: %', r.schema, r.name, r.spec
+                USING ERRCODE = '55000', HINT = 'On the coordinator, drop the type and create it again (drop_id_type(), create_id_type()).';
+        END IF;
+        CONTINUE WHEN pg_catalog.to_regtype(pg_catalog.format('%I.%I', r.schema, r.name)) IS NOT NULL;
+        IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = r.schema) THEN
+            IF EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = r.owner) THEN
+                EXECUTE pg_catalog.format('CREATE SCHEMA %I AUTHORIZATION %I', r.schema, r.owner);
+            ELSE
+                EXECUTE pg_catalog.format('CREATE SCHEMA %I', r.schema);
+            END IF;
+            EXECUTE pg_catalog.format('ALTER EXTENSION id_gen DROP SCHEMA %I', r.schema);
+        END IF;
+        PERFORM @extschema@.id_type_membership(@extschema@.id_type_create(r.name, spec[1], spec[3], spec[2], r.schema), true);
+        made := made + 1;
+    END LOOP;
+    RETURN made;
+END
+$$;
+COMMENT ON FUNCTION id_type_cluster_pull() IS 'internal to the install script: on a Citus worker, make the coordinator''s created ID types';
+REVOKE ALL ON FUNCTION id_type_cluster_pull() FROM PUBLIC;
+
+
 -- create_id_type('account_id', kind => 'ulid', prefix => 'acct'): a new base type with its own
 -- operators, btree/hash/BRIN operator classes, min/max, gen_account_id(), account_id_time(),
 -- account_id_lower()/account_id_upper(), binary I/O, and explicit casts to and from its kind's
@@ -357,8 +633,12 @@ CREATE OR REPLACE FUNCTION create_id_type(type_name name, kind text, prefix text
     SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
     SELECT @extschema@.id_type_admin_check('create_id_type()', coalesce(create_id_type.schema_name, '@extschema@'));
-    SELECT @extschema@.id_type_create(create_id_type.type_name, create_id_type.kind, create_id_type.prefix,
-                                      create_id_type.format, coalesce(create_id_type.schema_name, '@extschema@'));
+    SELECT @extschema@.id_type_cluster_check('create_id_type()');
+    SELECT @extschema@.id_type_cluster_created(
+               @extschema@.id_type_create(create_id_type.type_name, create_id_type.kind, create_id_type.prefix,
+                                          create_id_type.format, coalesce(create_id_type.schema_name, '@extschema@')),
+               create_id_type.type_name, create_id_type.kind, create_id_type.prefix, create_id_type.format,
+               coalesce(create_id_type.schema_name, '@extschema@'));
 END;
 COMMENT ON FUNCTION create_id_type(name, text, text, text, name) IS 'make a base type of its own for one entity''s IDs (kind ulid, uuidv7, snowflake, ksuid or xid; text prefix_… or TypeID); superuser only';
 REVOKE ALL ON FUNCTION create_id_type(name, text, text, text, name) FROM PUBLIC;
@@ -373,7 +653,8 @@ BEGIN ATOMIC
     SELECT @extschema@.id_type_admin_check('drop_id_type()',
                                            (SELECT s.nspname FROM pg_catalog.pg_type y JOIN pg_catalog.pg_namespace s ON s.oid = y.typnamespace
                                              WHERE y.oid = drop_id_type.id_type));
-    SELECT @extschema@.id_type_drop(drop_id_type.id_type, drop_id_type.cascade);
+    SELECT @extschema@.id_type_cluster_check('drop_id_type()');
+    SELECT @extschema@.id_type_cluster_drop(drop_id_type.id_type, drop_id_type.cascade);
 END;
 COMMENT ON FUNCTION drop_id_type(regtype, boolean) IS 'drop a type made by create_id_type() with all it made, and free its prefix; superuser only';
 REVOKE ALL ON FUNCTION drop_id_type(regtype, boolean) FROM PUBLIC;

@@ -495,6 +495,84 @@ TEST(Citus, SchemaMoveUnderInserts) {
     }
 }
 
+// create_id_type() on the coordinator makes the type on every node, as a member of id_gen (the
+// objects Citus knows how to make on a node: it creates the extension), in the coordinator's
+// transaction: a created type can key a distributed table, workers insert with its generator,
+// and an INSERT ... SELECT runs it in its tasks on the workers. AddNodeIsReadyUnderRebalance
+// then adds a node, which gets the types when Citus creates id_gen there.
+// How many of the two created types of CreatedIdTypesOnEveryNode are members of id_gen.
+const char* const kCreatedTypeMembers =
+    "SELECT count(*) FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'id_gen' "
+    "WHERE d.deptype = 'e' AND d.classid = 'pg_type'::regclass AND d.objid IN ('cit_account_id'::regtype, 'cit_billing.cit_invoice_id'::regtype)";
+
+TEST(Citus, CreatedIdTypesOnEveryNode) {
+    run(0, "SELECT create_id_type('cit_account_id', kind => 'ulid', prefix => 'cacct')");
+    run(0, "CREATE SCHEMA cit_billing");
+    run(0, "SELECT create_id_type('cit_invoice_id', kind => 'snowflake', prefix => 'cinv', schema_name => 'cit_billing')");
+    const std::string member = kCreatedTypeMembers;
+    // Everything create_id_type() made (the type, 23 functions, 6 operators, 3 operator classes
+    // and their families, 2 casts), and all of it a member of id_gen.
+    const std::string objects =
+        "SELECT string_agg(c, '/') FROM (SELECT count(*) || ' ' || count(*) FILTER (WHERE EXISTS (SELECT 1 FROM pg_depend d "
+        "JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'id_gen' WHERE d.classid = o.classid AND d.objid = o.objid "
+        "AND d.deptype = 'e')) c FROM (VALUES ('cit_account_id'::regtype), ('cit_billing.cit_invoice_id')) t(y), "
+        "id_type_objects(t.y) o GROUP BY t.y) q";
+    const std::string value = text(0, "SELECT gen_cit_account_id()::text");
+    for (int node = 0; node <= 2; ++node) {
+        EXPECT_EQ(scalar(node, member), 2) << "node " << node;
+        EXPECT_EQ(text(node, objects), "38 38/38 38") << "node " << node;
+        EXPECT_EQ(text(node, "SELECT kind || ' ' || format || ' ' || prefix FROM id_type_describe('cit_billing.cit_invoice_id')"),
+                  "snowflake prefixed cinv") << "node " << node;
+        EXPECT_EQ(text(node, "SELECT '" + value + "'::cit_account_id::text"), value) << "node " << node;
+        EXPECT_EQ(text(node, "SELECT owner FROM prefix_registry WHERE prefix = 'cacct'"), "ID type public.cit_account_id") << "node " << node;
+    }
+    run(0, "CREATE TABLE cit_accounts (id cit_account_id PRIMARY KEY DEFAULT gen_cit_account_id(), v int)");
+    run(0, "SELECT create_distributed_table('cit_accounts', 'id')");
+    run(0, "CREATE TABLE cit_billing.invoices (id cit_billing.cit_invoice_id NOT NULL DEFAULT cit_billing.gen_cit_invoice_id(), "
+           "account cit_account_id NOT NULL, v int)");
+    run(0, "SELECT create_distributed_table('cit_billing.invoices', 'account', colocate_with => 'cit_accounts')");
+    for (int node = 0; node <= 2; ++node) run(node, "INSERT INTO cit_accounts (v) SELECT g FROM generate_series(1, 300) g");
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM cit_accounts"), 900);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM cit_accounts WHERE id::text !~ '^cacct_[0-9a-z]{25}$'"), 0);
+    // Rows are where the type's hash puts them: a lookup by key is routed to one shard.
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM cit_accounts WHERE id = '" + text(1, "SELECT max(id)::text FROM cit_accounts") + "'"), 1);
+    // The invoices' IDs are made in the INSERT ... SELECT's tasks, on the workers (node ids 101 and
+    // 102; the coordinator's is 100).
+    std::string plan;
+    for (const auto& r : run(0, "EXPLAIN (COSTS OFF) INSERT INTO cit_billing.invoices (account, v) SELECT id, v FROM cit_accounts"))
+        plan += r[0].as<std::string>() + "\n";
+    EXPECT_NE(plan.find("Task Count: 32"), std::string::npos) << plan;
+    run(0, "INSERT INTO cit_billing.invoices (account, v) SELECT id, v FROM cit_accounts");
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM cit_billing.invoices"), 900);
+    EXPECT_EQ(text(0, "SELECT string_agg(DISTINCT snowflake_node(id::snowflake)::text, ',') FROM cit_billing.invoices"), "101,102");
+    // Rolled back on the coordinator: on no node.
+    run(0, "BEGIN; SELECT create_id_type('cit_rolled_back_id', kind => 'xid', prefix => 'crb'); ROLLBACK");
+    for (int node = 0; node <= 2; ++node) {
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_rolled_back_id'"), 0) << "node " << node;
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM prefix_registry WHERE prefix = 'crb'"), 0) << "node " << node;
+    }
+    // A worker refuses: a type made there would be on no other node.
+    std::string message;
+    try {
+        run(1, "SELECT create_id_type('cit_worker_id', kind => 'ulid', prefix => 'cwk')");
+    } catch (const pqxx::sql_error& e) {
+        message = std::string(e.sqlstate()) + " " + e.what();
+    }
+    EXPECT_NE(message.find("55000 ERROR:  create_id_type() runs on the coordinator of a Citus cluster"), std::string::npos) << message;
+    EXPECT_EQ(scalar(1, "SELECT count(*) FROM pg_type WHERE typname = 'cit_worker_id'"), 0);
+    // Cascade would drop a distributed table's column behind Citus's back: refused, nothing dropped.
+    message.clear();
+    try {
+        run(0, "SELECT drop_id_type('cit_account_id', cascade => true)");
+    } catch (const pqxx::sql_error& e) {
+        message = std::string(e.sqlstate()) + " " + e.what();
+    }
+    EXPECT_NE(message.find("2BP01"), std::string::npos) << message;
+    EXPECT_NE(message.find("while Citus tables use it: public.cit_accounts.id, cit_billing.invoices.account"), std::string::npos) << message;
+    for (int node = 0; node <= 2; ++node) EXPECT_EQ(scalar(node, member), 2) << "node " << node;
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM cit_billing.invoices"), 900);
+}
+
 // A node added while rows keep arriving on every node is ready with no id_gen call: it gets the
 // extension from Citus, and its first next_id() of a shard asks the coordinator for its block.
 // Then the rebalancer moves shards (the tenant schema shard_5 among them) onto it while the
@@ -548,6 +626,18 @@ TEST(Citus, AddNodeIsReadyUnderRebalance) {
     // Each shard is granted to the new node at its first use there.
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id = 103 AND shard IN (5, 6)"), 2);
     EXPECT_GT(scalar(0, "SELECT count(*) FROM citus_shards WHERE nodeport = " + std::to_string(ports().at(3))), 0);
+    // The created types came with id_gen (CreatedIdTypesOnEveryNode): the new node holds shards of
+    // the tables they key, inserts with their generators, and makes invoice IDs in an INSERT ... SELECT.
+    EXPECT_EQ(scalar(3, kCreatedTypeMembers), 2);
+    EXPECT_GT(scalar(0, "SELECT count(*) FROM citus_shards WHERE table_name = 'cit_accounts'::regclass AND nodeport = " +
+                            std::to_string(ports().at(3))),
+              0);
+    run(3, "INSERT INTO cit_accounts (v) SELECT g FROM generate_series(1, 300) g");
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM cit_accounts"), 1200);
+    run(0, "INSERT INTO cit_billing.invoices (account, v) SELECT id, -v FROM cit_accounts WHERE v <= 20");
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM cit_billing.invoices"), 980);
+    EXPECT_EQ(text(0, "SELECT string_agg(DISTINCT snowflake_node(id::snowflake)::text, ',') FROM cit_billing.invoices WHERE v < 0"),
+              "101,102,103");
     const long long sh_rows = scalar(0, "SELECT count(*) FROM sh");
     const long long items_rows = scalar(0, "SELECT count(*) FROM shard_5.items");
     EXPECT_EQ(sh_rows + items_rows, sh_before + items_before + rows_sh.load() + rows_items.load() + rows_new.load());
@@ -824,6 +914,9 @@ TEST(Citus, ANodeIdOfADisabledNodeGoesToNoOtherNode) {
     const std::string block = text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 5 AND node_id = 103");
     run(0, "SELECT citus_drain_node(" + node_name(3) + ", shard_transfer_mode => 'block_writes')");
     run(0, "SELECT citus_disable_node(" + node_name(3) + ")");
+    // While a node is disabled, create_id_type() and drop_id_type() refuse: it would miss the change.
+    const std::string create_message = error_text(0, "SELECT create_id_type('cit_never_id', kind => 'ulid', prefix => 'cnever')");
+    const std::string drop_message = error_text(0, "SELECT drop_id_type('cit_billing.cit_invoice_id')");
     NodeIdReset reset{2};
     set_node_id(2, "103");
     // Worker 2 holds no copy of node id 103's block of shard 5, so its next_id() asks.
@@ -840,6 +933,13 @@ TEST(Citus, ANodeIdOfADisabledNodeGoesToNoOtherNode) {
               "synced");
     run(0, "SELECT citus_activate_node(" + node_name(3) + ")");
     run(0, "SELECT citus_set_node_property(" + node_name(3) + ", 'shouldhaveshards', true)");
+    const std::string disabled = "needs every node of the Citus cluster active; disabled: " + host() + ":" + std::to_string(ports().at(3));
+    EXPECT_EQ(create_message.find("55000 ERROR:  create_id_type() " + disabled), 0u) << create_message;
+    EXPECT_EQ(drop_message.find("55000 ERROR:  drop_id_type() " + disabled), 0u) << drop_message;
+    for (int node = 0; node <= 3; ++node) {
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_never_id'"), 0) << "node " << node;
+        EXPECT_EQ(scalar(node, kCreatedTypeMembers), 2) << "node " << node;
+    }
     EXPECT_NE(message.find("55000"), std::string::npos) << message;
     EXPECT_NE(message.find("id_gen.node_id 103 is held by another node of the cluster"), std::string::npos) << message;
     EXPECT_NE(message.find(std::to_string(ports().at(3))), std::string::npos) << message;
@@ -964,12 +1064,13 @@ TEST(Citus, BinaryCopyOfEveryType) {
         {"objectid", "gen_objectid()"},
         {"rsxid", "gen_xid()"},
     };
-    // Every base type of the extension is in the list.
+    // Every base type of the extension is in the list (not the types create_id_type() made, members on a Citus cluster).
     std::string listed;
     for (const auto& t : types) listed += std::string(listed.empty() ? "" : ",") + "'" + t.type + "'";
     EXPECT_EQ(text(0, "SELECT coalesce(string_agg(t.typname, ','), '') FROM pg_type t JOIN pg_depend d ON d.classid = 'pg_type'::regclass "
                       "AND d.objid = t.oid AND d.deptype = 'e' JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'id_gen' "
-                      "WHERE t.typtype = 'b' AND t.typcategory <> 'A' AND t.typname NOT IN (" + listed + ")"),
+                      "WHERE t.typtype = 'b' AND t.typcategory <> 'A' AND t.typname NOT IN (" + listed + ") "
+                      "AND (SELECT kind FROM id_type_describe(t.oid::regtype)) IS NULL"),
               "");
     ConnPtr c(PQconnectdb(dsn(0).c_str()), &PQfinish);
     ASSERT_EQ(PQstatus(c.get()), CONNECTION_OK) << PQerrorMessage(c.get());
@@ -1088,28 +1189,24 @@ TEST(Citus, WorkerRestartedMidRun) {
               << " batches retried while worker 2 restarted, " << in_doubt.load() << " of them in doubt" << listed << std::endl;
 }
 
-// What the README says of create_id_type() on a cluster: Citus 14 propagates no base type that is
-// not an extension member, so a created type stays on the coordinator and cannot be a
-// distribution column; drop_id_type() leaves nothing of it on any node.
-TEST(Citus, CreatedIdTypesStayOnTheCoordinator) {
-    run(0, "SELECT create_id_type('cit_account_id', kind => 'ulid', prefix => 'cacct')");
-    run(0, "CREATE TABLE cit_accounts (id cit_account_id PRIMARY KEY DEFAULT gen_cit_account_id(), v int)");
-    std::string message;
-    try {
-        run(0, "SELECT create_distributed_table('cit_accounts', 'id')");
-    } catch (const std::exception& e) {
-        message = e.what();
-    }
-    EXPECT_NE(message.find("unsupported object"), std::string::npos) << message;
-    for (int node = 1; node <= 3; ++node)
-        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_account_id'"), 0) << "node " << node;
-    // A local table on the coordinator works as on one server.
-    run(0, "INSERT INTO cit_accounts (v) SELECT g FROM generate_series(1, 100) g");
-    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM cit_accounts"), 100);
-    run(0, "DROP TABLE cit_accounts");
+// drop_id_type() on the coordinator drops the type and all it made on every node, the one added
+// later included, in one transaction; a rollback leaves it everywhere.
+TEST(Citus, DropIdTypeReachesEveryNode) {
+    run(0, "DROP TABLE cit_billing.invoices, cit_accounts");
+    run(0, "BEGIN; SELECT drop_id_type('cit_account_id'); ROLLBACK");
+    for (int node = 0; node <= 3; ++node) EXPECT_EQ(scalar(node, kCreatedTypeMembers), 2) << "node " << node;
     run(0, "SELECT drop_id_type('cit_account_id')");
-    for (int node = 0; node <= 3; ++node)
-        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_proc WHERE proname LIKE '%cit\\_account\\_id%'"), 0) << "node " << node;
+    run(0, "SELECT drop_id_type('cit_billing.cit_invoice_id')");
+    for (int node = 0; node <= 3; ++node) {
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname LIKE 'cit\\_%\\_id' OR typname LIKE '\\_cit\\_%\\_id'"), 0)
+            << "node " << node;
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_proc WHERE proname LIKE '%cit\\_account\\_id%' OR proname LIKE '%cit\\_invoice\\_id%'"), 0)
+            << "node " << node;
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_opfamily WHERE opfname LIKE 'cit\\_%'"), 0) << "node " << node;
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM prefix_registry WHERE prefix IN ('cacct', 'cinv')"), 0) << "node " << node;
+        // Nothing of id_gen's own went with them.
+        EXPECT_EQ(text(node, "SELECT (gen_ulid() IS NOT NULL)::text"), "true") << "node " << node;
+    }
 }
 
 // rename_shard and drop_shard reach every node.
@@ -1507,6 +1604,58 @@ TEST(Citus, APullWithoutTheCoordinatorInPgDistNode) {
     EXPECT_NE(message.find("citus_set_coordinator_host"), std::string::npos) << message;
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id = 157"), 0);
     EXPECT_EQ(scalar(2, "SELECT count(*) FROM pg_dist_node WHERE groupid = 0"), 1);
+}
+
+// What a node does when it cannot get the coordinator's created types (id_type_cluster_pull(),
+// which the install script runs on a node Citus adds): without a coordinator in pg_dist_node it
+// has nothing to ask and makes none; a coordinator it cannot reach, one that does not answer
+// within 10 s, and a type whose spec function create_id_type() did not write fail it with 55000.
+TEST(Citus, ATypePullThatCannotAskTheCoordinator) {
+    auto pull_on_2 = [](const std::string& change) {
+        pqxx::connection c(dsn(2));
+        pqxx::work tx(c);
+        if (!change.empty()) tx.exec(change);
+        std::string result;
+        try {
+            result = "made " + tx.exec("SELECT id_type_cluster_pull()")[0][0].as<std::string>();
+        } catch (const pqxx::sql_error& e) {
+            result = std::string(e.sqlstate()) + " " + e.what();
+        }
+        tx.abort();
+        return result;
+    };
+    run(0, "SELECT create_id_type('cit_pull_id', kind => 'uuidv7', prefix => 'cpull')");
+    // Every type is there already: nothing to make.
+    EXPECT_EQ(pull_on_2(""), "made 0");
+    EXPECT_EQ(pull_on_2("DELETE FROM pg_dist_node WHERE groupid = 0"), "made 0");
+    // Made again on a node that lacks it (dropped here by hand, in the transaction).
+    EXPECT_EQ(pull_on_2("SET citus.enable_ddl_propagation = off; SELECT id_type_drop('cit_pull_id', false)"), "made 1");
+    std::string m = pull_on_2("UPDATE pg_dist_node SET nodeport = 1 WHERE groupid = 0");
+    EXPECT_EQ(m.find("55000 ERROR:  id_gen could not get the coordinator's ID types (create_id_type()) from " + host() + ":1"), 0u) << m;
+    // A coordinator that does not answer: a session there holds pg_depend, which the question reads.
+    {
+        pqxx::connection holder(dsn(0));
+        pqxx::work hold(holder);
+        hold.exec("LOCK TABLE pg_catalog.pg_depend IN ACCESS EXCLUSIVE MODE");
+        const auto t0 = std::chrono::steady_clock::now();
+        m = pull_on_2("");
+        const long long ms = ms_since(t0);
+        hold.abort();
+        EXPECT_NE(m.find("55000"), std::string::npos) << m;
+        EXPECT_NE(m.find("did not answer within 10 s"), std::string::npos) << m;
+        EXPECT_GE(ms, 9000);
+        EXPECT_LT(ms, 15000);
+    }
+    const std::string body = text(0, "SELECT prosrc FROM pg_proc WHERE proname = 'cit_pull_id_typmod_in'");
+    run(0, "SET citus.enable_ddl_propagation = off; CREATE OR REPLACE FUNCTION cit_pull_id_typmod_in(cstring[]) RETURNS int4 "
+           "LANGUAGE sql IMMUTABLE STRICT AS 'SELECT -1'");
+    m = pull_on_2("");
+    run(0, "SET citus.enable_ddl_propagation = off; CREATE OR REPLACE FUNCTION cit_pull_id_typmod_in(cstring[]) RETURNS int4 "
+           "LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $b$" + body + "$b$");
+    EXPECT_EQ(m.find("55000 ERROR:  the coordinator's ID type public.cit_pull_id has a TYPMOD_IN function create_id_type() did not write"), 0u) << m;
+    run(0, "SELECT drop_id_type('cit_pull_id')");
+    for (int node = 0; node <= 3; ++node)
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_pull_id'"), 0) << "node " << node;
 }
 
 // The grant refuses what it does not know, as an answer the pull raises: a node id out of range,

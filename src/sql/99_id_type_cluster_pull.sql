@@ -1,0 +1,3 @@
+-- A node Citus is adding to a cluster: the coordinator's created ID types (id_type_cluster_pull(),
+-- 90_id_types.sql). Install script only: a node updated from 0.2.0 has its types already.
+SELECT @extschema@.id_type_cluster_pull();
