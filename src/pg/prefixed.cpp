@@ -106,6 +106,13 @@ void lock_on_subxact(SubXactEvent event, SubTransactionId, SubTransactionId, voi
     if (event == SUBXACT_EVENT_ABORT_SUB) ++g_lock_epoch;
 }
 
+// The registry registry_locked() last locked. An invalidation of its relcache entry (DROP
+// EXTENSION and CREATE EXTENSION in the open transaction included: a cursor's call site then
+// holds a dropped table's OID) bumps g_lock_epoch, so the next call finds the registry again
+// (known_on_relcache(), below).
+Oid g_registry_relid = InvalidOid;
+void register_registry_callbacks();
+
 Registry& registry_locked(FunctionCallInfo fcinfo, const char* user);
 inline Registry& registry(FunctionCallInfo fcinfo, const char* user) {
     auto* r = static_cast<Registry*>(fcinfo->flinfo->fn_extra);
@@ -121,6 +128,7 @@ pg_noinline Registry& registry_locked(FunctionCallInfo fcinfo, const char* user)
         RegisterSubXactCallback(lock_on_subxact, nullptr);
         g_lock_callbacks = true;
     }
+    register_registry_callbacks();
     const Oid extnsp = idgen::pg::extension_schema();
     if (!OidIsValid(extnsp))
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -136,6 +144,7 @@ pg_noinline Registry& registry_locked(FunctionCallInfo fcinfo, const char* user)
     // end of the transaction: no ALTER TABLE can change the columns read below while this call
     // site caches their numbers.
     LockRelationOid(relid, AccessShareLock);
+    g_registry_relid = relid;
     if (r == nullptr)
         r = static_cast<Registry*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(Registry)));
     const Oid insert_fn = r->relid == relid ? r->insert_fn : InvalidOid;
@@ -259,6 +268,7 @@ void acl_forget() {
 void acl_on_syscache(Datum, int, uint32) { acl_forget(); }
 
 void known_on_relcache(Datum, Oid relid) {
+    if (relid == InvalidOid || relid == g_registry_relid) ++g_lock_epoch;
     if (relid == InvalidOid || relid == g_known.relid) {
         const Oid keep = g_known.relid;
         g_known = Known{};
@@ -385,13 +395,16 @@ inline Registered prefix_registered(Registry& reg, text* prefix, const char* dat
 }
 
 // prefix_registered() without the call site's memo: the session's caches, or the registry.
-pg_noinline Registered prefix_registered_cache(Registry& reg, text* prefix, const char* data, std::size_t len) {
+void register_registry_callbacks() {
     if (!g_known_callback) {
         CacheRegisterRelcacheCallback(known_on_relcache, (Datum)0);
         CacheRegisterSyscacheCallback(AUTHOID, acl_on_syscache, (Datum)0);
         CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, acl_on_syscache, (Datum)0);
         g_known_callback = true;
     }
+}
+
+pg_noinline Registered prefix_registered_cache(Registry& reg, text* prefix, const char* data, std::size_t len) {
     if (g_known.relid != reg.relid) {  // another registry (the extension was reinstalled)
         g_known = Known{};
         g_known.relid = reg.relid;

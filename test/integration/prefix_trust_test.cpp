@@ -268,6 +268,29 @@ TEST(PrefixTrust, ARunningDoBlockSeesAnotherSessionsUnregistration) {
     EXPECT_EQ(state, "42704") << "the block issued an ID for a prefix unregistered and committed before its command";
 }
 
+// A cursor's call site outlives the registry it read: the extension dropped and created again in
+// the same transaction. Its next FETCH reads the new registry (before, it opened the dropped
+// table's OID: XX000 "could not open relation"): the prefix is unregistered there (42704) until
+// it is registered again.
+TEST(PrefixTrust, ACursorFollowsTheExtensionReinstalledInItsTransaction) {
+    idgen::it::ScratchDb db("it_ptrust_cursor");
+    pqxx::connection c(idgen::it::dsn("it_ptrust_cursor"));
+    pqxx::nontransaction tx(c);
+    tx.exec("SELECT prefix_register('curs', 'cursor test')");
+    const std::string open = "BEGIN; DECLARE c CURSOR FOR SELECT gen_prefixed('curs') AS id FROM generate_series(1, 10)";
+    tx.exec(open);
+    EXPECT_EQ(tx.exec("FETCH 1 FROM c")[0][0].as<std::string>().substr(0, 5), "curs_");
+    tx.exec("DROP EXTENSION id_gen CASCADE; CREATE EXTENSION id_gen");
+    EXPECT_EQ(state_on(tx, "FETCH 1 FROM c"), "42704");
+    tx.exec("ROLLBACK");
+    tx.exec(open);
+    EXPECT_EQ(tx.exec("FETCH 1 FROM c")[0][0].as<std::string>().substr(0, 5), "curs_");
+    tx.exec("DROP EXTENSION id_gen CASCADE; CREATE EXTENSION id_gen; SELECT prefix_register('curs', 'cursor test, again')");
+    EXPECT_EQ(tx.exec("FETCH 1 FROM c")[0][0].as<std::string>().substr(0, 5), "curs_");
+    tx.exec("COMMIT");
+    EXPECT_EQ(tx.exec("SELECT prefix_owner('curs')")[0][0].as<std::string>(), "cursor test, again");
+}
+
 // gen_prefixed()'s cached answer to "may this role SELECT from the registry" (its hits do not ask
 // pg_class_aclcheck() again) follows every change that decides it, made by another session: a
 // REVOKE inside an open transaction that already used it, a GRANT in the next one, SET ROLE and a
