@@ -149,6 +149,7 @@ SELECT create_id_type('x_id', kind => 'ulid', prefix => 'x1', format => 'typeid'
 SELECT create_id_type('x_id', kind => 'snowflake', prefix => 'x', format => 'typeid');
 SELECT create_id_type('x_id', kind => 'ulid', prefix => 'x', format => 'json');
 SELECT create_id_type(repeat('x', 50), kind => 'ulid', prefix => 'x');
+SELECT create_id_type('x_id', kind => 'ulid', prefix => 'x', schema_name => 'pg_catalog');
 CREATE FUNCTION gen_y_id() RETURNS int LANGUAGE sql RETURN 1;
 SELECT create_id_type('y_id', kind => 'ulid', prefix => 'y');
 DROP FUNCTION gen_y_id();

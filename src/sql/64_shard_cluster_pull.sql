@@ -309,7 +309,7 @@ BEGIN
     -- parallel query's extra connections would ask the coordinator for blocks this copy holds
     -- locked, and wait on this very transaction (a distributed deadlock).
     PERFORM pg_catalog.set_config('citus.multi_shard_modify_mode', 'sequential', true);
-    PERFORM @extschema@.shard_cluster_send(pg_catalog.format('SELECT %I.shard_cluster_apply(%L::jsonb)', '@extschema@',
+    PERFORM @extschema@.shard_cluster_send(pg_catalog.format('SELECT %s.shard_cluster_apply(%L::jsonb)', '@extschema@',
                                                              @extschema@.shard_cluster_snapshot()::text));
     RETURN pg_catalog.cardinality(nids);
 END
@@ -471,7 +471,7 @@ BEGIN
     BEGIN
         EXECUTE 'SELECT m.success, m.result FROM pg_catalog.master_run_on_worker($1, $2, $3, false) m'
             INTO ok, answer
-            USING ARRAY[host], ARRAY[port], ARRAY[pg_catalog.format('SELECT %I.shard_cluster_grant(%s, %L, %s)', '@extschema@', me,
+            USING ARRAY[host], ARRAY[port], ARRAY[pg_catalog.format('SELECT %s.shard_cluster_grant(%s, %L, %s)', '@extschema@', me,
                                                                      shard_cluster_pull.schema_name, my_group)];
         expired := @extschema@.shard_cluster_request_timer(0);
     EXCEPTION
@@ -522,7 +522,7 @@ BEGIN
         EXECUTE 'SELECT m.success, m.result FROM pg_catalog.master_run_on_worker($1, $2, $3, false) m'
             INTO ok, answer
             USING ARRAY[host], ARRAY[port],
-                  ARRAY[pg_catalog.format('SELECT %I.shard_cluster_apply(%L::jsonb, %L)', '@extschema@', copy::text, '50ms')];
+                  ARRAY[pg_catalog.format('SELECT %s.shard_cluster_apply(%L::jsonb, %L)', '@extschema@', copy::text, '50ms')];
     END IF;
 END
 $$;

@@ -104,6 +104,10 @@ DECLARE
     spec text;
     clash text;
 BEGIN
+    -- Not among the system's objects (where the built-ins its operator classes name live).
+    IF sch IN ('pg_catalog', 'information_schema') OR sch ~ '^pg_(toast|temp)' THEN
+        RAISE EXCEPTION 'cannot create an ID type in system schema "%"', sch USING ERRCODE = '42939', HINT = 'Choose another schema.';
+    END IF;
     IF n IS NULL OR n = '' THEN
         RAISE EXCEPTION 'an ID type''s name must not be empty' USING ERRCODE = '42602';
     END IF;
@@ -383,6 +387,7 @@ CREATE OR REPLACE FUNCTION id_type_objects(id_type regtype, OUT classid oid, OUT
     SELECT 'pg_catalog.pg_proc'::pg_catalog.regclass::oid, p.oid
       FROM pg_catalog.pg_proc p, y
      WHERE p.pronamespace = y.typnamespace
+       AND p.oid >= 16384  -- never a built-in (FirstNormalObjectId)
        AND (p.oid IN (y.typinput, y.typoutput, y.typreceive, y.typsend, y.typmodin)
             OR p.oid IN (SELECT a.amproc FROM pg_catalog.pg_amproc a JOIN c ON a.amprocfamily = c.opcfamily)
             OR (p.prokind = 'a' AND p.proname IN ('min', 'max') AND p.proargtypes[0] = y.oid AND p.pronargs = 1)
@@ -482,8 +487,13 @@ BEGIN
         RETURN id_type_cluster_created.id_type;
     END IF;
     PERFORM @extschema@.id_type_membership(id_type_cluster_created.id_type, true);
+    -- The rest of the transaction on the connections that made the type on each node: a
+    -- create_distributed_table() after it in the same transaction makes its shards over them
+    -- (another connection would not see the uncommitted type).
+    PERFORM pg_catalog.set_config('citus.multi_shard_modify_mode', 'sequential', true);
+    -- '@extschema@' is the schema's name quoted as an identifier already.
     PERFORM @extschema@.shard_cluster_send(
-        pg_catalog.format('SELECT %I.id_type_membership(%I.id_type_create(%L, %L, %L, %L, %L), true)', '@extschema@', '@extschema@',
+        pg_catalog.format('SELECT %s.id_type_membership(%s.id_type_create(%L, %L, %L, %L, %L), true)', '@extschema@', '@extschema@',
                           id_type_cluster_created.type_name, id_type_cluster_created.kind, id_type_cluster_created.prefix,
                           id_type_cluster_created.format, id_type_cluster_created.schema_name));
     RETURN id_type_cluster_created.id_type;
@@ -500,27 +510,46 @@ CREATE OR REPLACE FUNCTION id_type_cluster_drop(id_type regtype, cascade boolean
     AS $$
 DECLARE
     qualified text := id_type_cluster_drop.id_type::text;  -- qualified: only pg_catalog is on the path
-    citus boolean := EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus');
+    -- On every node only when create_id_type() made it a member (on a database with Citus); one
+    -- made before (0.2.0, or before Citus was installed) is on this node alone.
+    everywhere boolean := EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus')
+                          AND EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid
+                                       WHERE d.classid = 'pg_catalog.pg_type'::pg_catalog.regclass AND d.objid = id_type_cluster_drop.id_type
+                                         AND d.deptype = 'e' AND e.extname = 'id_gen');
     used text;
 BEGIN
-    -- DROP TYPE ... CASCADE would drop the columns of distributed tables behind Citus's back (its
-    -- metadata would go on naming a distribution column whose type is gone).
-    IF citus AND id_type_cluster_drop.cascade THEN
-        EXECUTE $q$SELECT pg_catalog.string_agg(pg_catalog.format('%s.%I', a.attrelid::pg_catalog.regclass, a.attname), ', ' ORDER BY 1)
-                     FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_dist_partition p ON p.logicalrelid = a.attrelid
-                    WHERE NOT a.attisdropped AND a.attnum > 0
-                      AND a.atttypid IN ($1, (SELECT y.typarray FROM pg_catalog.pg_type y WHERE y.oid = $1))$q$
+    -- DROP TYPE ... CASCADE would change Citus tables behind Citus's back (a distribution column
+    -- dropped leaves Citus's metadata naming a column whose type is gone): refused when anything
+    -- it would drop (a column, through domains and composite types too, a default, a constraint,
+    -- an index) belongs to a Citus table.
+    IF id_type_cluster_drop.cascade AND EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+        EXECUTE $q$
+            WITH RECURSIVE dep(classid, objid) AS (
+                SELECT 'pg_catalog.pg_type'::pg_catalog.regclass::oid, $1::oid
+                UNION
+                SELECT k.classid, k.objid FROM pg_catalog.pg_depend k JOIN dep
+                    ON k.refclassid = dep.classid AND k.refobjid = dep.objid AND k.deptype IN ('n', 'a', 'i')
+            ), rel(relid) AS (
+                SELECT coalesce(i.indrelid, dep.objid) FROM dep LEFT JOIN pg_catalog.pg_index i ON i.indexrelid = dep.objid
+                 WHERE dep.classid = 'pg_catalog.pg_class'::pg_catalog.regclass
+                UNION SELECT a.adrelid FROM dep JOIN pg_catalog.pg_attrdef a ON a.oid = dep.objid
+                 WHERE dep.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass
+                UNION SELECT c.conrelid FROM dep JOIN pg_catalog.pg_constraint c ON c.oid = dep.objid
+                 WHERE dep.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass
+            )
+            SELECT pg_catalog.string_agg(DISTINCT p.logicalrelid::pg_catalog.regclass::text, ', ')
+              FROM rel JOIN pg_catalog.pg_dist_partition p ON p.logicalrelid = rel.relid$q$
             INTO used USING id_type_cluster_drop.id_type;
         IF used IS NOT NULL THEN
             RAISE EXCEPTION 'cannot drop ID type % with cascade while Citus tables use it: %', id_type_cluster_drop.id_type, used
                 USING ERRCODE = '2BP01',
-                      HINT = 'Drop those tables, or those columns (ALTER TABLE ... DROP COLUMN), first: Citus changes its tables only through its own commands.';
+                      HINT = 'Drop those tables, or what of them uses the type (ALTER TABLE ... DROP COLUMN), first: Citus changes its tables only through its own commands.';
         END IF;
     END IF;
     PERFORM @extschema@.id_type_drop(id_type_cluster_drop.id_type, id_type_cluster_drop.cascade);
-    IF citus THEN
+    IF everywhere THEN
         PERFORM @extschema@.shard_cluster_send(
-            pg_catalog.format('SELECT %I.id_type_drop(%L::pg_catalog.regtype, %L)', '@extschema@', qualified, id_type_cluster_drop.cascade));
+            pg_catalog.format('SELECT %s.id_type_drop(%L::pg_catalog.regtype, %L)', '@extschema@', qualified, id_type_cluster_drop.cascade));
     END IF;
 END
 $$;
@@ -632,13 +661,13 @@ CREATE OR REPLACE FUNCTION create_id_type(type_name name, kind text, prefix text
     LANGUAGE sql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
-    SELECT @extschema@.id_type_admin_check('create_id_type()', coalesce(create_id_type.schema_name, '@extschema@'));
+    SELECT @extschema@.id_type_admin_check('create_id_type()', coalesce(create_id_type.schema_name, (pg_catalog.parse_ident('@extschema@'))[1]));
     SELECT @extschema@.id_type_cluster_check('create_id_type()');
     SELECT @extschema@.id_type_cluster_created(
                @extschema@.id_type_create(create_id_type.type_name, create_id_type.kind, create_id_type.prefix,
-                                          create_id_type.format, coalesce(create_id_type.schema_name, '@extschema@')),
+                                          create_id_type.format, coalesce(create_id_type.schema_name, (pg_catalog.parse_ident('@extschema@'))[1])),
                create_id_type.type_name, create_id_type.kind, create_id_type.prefix, create_id_type.format,
-               coalesce(create_id_type.schema_name, '@extschema@'));
+               coalesce(create_id_type.schema_name, (pg_catalog.parse_ident('@extschema@'))[1]));
 END;
 COMMENT ON FUNCTION create_id_type(name, text, text, text, name) IS 'make a base type of its own for one entity''s IDs (kind ulid, uuidv7, snowflake, ksuid or xid; text prefix_… or TypeID); superuser only';
 REVOKE ALL ON FUNCTION create_id_type(name, text, text, text, name) FROM PUBLIC;
