@@ -562,7 +562,8 @@ REVOKE ALL ON FUNCTION id_type_cluster_drop(regtype, boolean) FROM PUBLIC;
 -- (made by the install script). The coordinator is asked over a connection of its own
 -- (master_run_on_worker), with a query on its catalogs only: when the coordinator is itself
 -- creating id_gen (and Citus passes that on to each worker), id_gen is not yet visible there and
--- the answer is empty. A type's schema that does not exist here yet is made (not a member), owned
+-- the answer is empty; so it is while a session there is dropping id_gen (DROP EXTENSION and
+-- CREATE EXTENSION in one transaction: its old types are going). A type's schema that does not exist here yet is made (not a member), owned
 -- as on the coordinator when that role exists here. Bounded like shard_cluster_pull(); a
 -- coordinator that cannot answer fails the install (55000), and with it citus_add_node().
 CREATE OR REPLACE FUNCTION id_type_cluster_pull() RETURNS int4
@@ -608,7 +609,11 @@ SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('schema', n.n
   JOIN pg_catalog.pg_proc m ON m.oid = y.typmodin
   JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_type'::pg_catalog.regclass AND d.objid = y.oid AND d.deptype = 'e'
   JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid AND e.extname = 'id_gen'
- WHERE i.prosrc = 'id_type_in'$q$];
+ WHERE i.prosrc = 'id_type_in'
+   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_locks l
+                    WHERE l.locktype = 'object' AND l.classid = 'pg_catalog.pg_extension'::pg_catalog.regclass
+                      AND l.objid = e.oid AND l.mode = 'AccessExclusiveLock' AND l.granted
+                      AND l.database = (SELECT b.oid FROM pg_catalog.pg_database b WHERE b.datname = pg_catalog.current_database()))$q$];
         expired := @extschema@.shard_cluster_request_timer(0);
     EXCEPTION
         WHEN query_canceled THEN

@@ -560,7 +560,12 @@ TEST(Citus, CreatedIdTypesOnEveryNode) {
     }
     EXPECT_NE(message.find("55000 ERROR:  create_id_type() runs on the coordinator of a Citus cluster"), std::string::npos) << message;
     EXPECT_EQ(scalar(1, "SELECT count(*) FROM pg_type WHERE typname = 'cit_worker_id'"), 0);
-    // Cascade would drop a distributed table's column behind Citus's back: refused, nothing dropped.
+    // Cascade would drop a distributed table's column behind Citus's back, one whose type is a
+    // domain over the type too: refused, nothing dropped.
+    run(0, "CREATE DOMAIN cit_account_domain AS cit_account_id");
+    run(0, "CREATE TABLE cit_by_domain (id cit_account_domain PRIMARY KEY)");
+    run(0, "SELECT create_distributed_table('cit_by_domain', 'id')");
+    run(0, "INSERT INTO cit_by_domain SELECT gen_cit_account_id() FROM generate_series(1, 10)");
     message.clear();
     try {
         run(0, "SELECT drop_id_type('cit_account_id', cascade => true)");
@@ -568,9 +573,19 @@ TEST(Citus, CreatedIdTypesOnEveryNode) {
         message = std::string(e.sqlstate()) + " " + e.what();
     }
     EXPECT_NE(message.find("2BP01"), std::string::npos) << message;
-    EXPECT_NE(message.find("while Citus tables use it: public.cit_accounts.id, cit_billing.invoices.account"), std::string::npos) << message;
+    EXPECT_NE(message.find("while Citus tables use it: cit_billing.invoices, public.cit_accounts, public.cit_by_domain"), std::string::npos)
+        << message;
     for (int node = 0; node <= 2; ++node) EXPECT_EQ(scalar(node, member), 2) << "node " << node;
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM cit_billing.invoices"), 900);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM cit_by_domain"), 10);
+    // Made and distributed in one transaction (a migration): the shards are made over the
+    // connections that made the type on each node.
+    run(0, "BEGIN; SELECT create_id_type('cit_tx_id', kind => 'ksuid', prefix => 'ctx'); "
+           "CREATE TABLE cit_tx (id cit_tx_id PRIMARY KEY DEFAULT gen_cit_tx_id(), v int); "
+           "SELECT create_distributed_table('cit_tx', 'id'); INSERT INTO cit_tx (v) SELECT g FROM generate_series(1, 50) g; COMMIT");
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM cit_tx"), 50);
+    for (int node = 1; node <= 2; ++node) run(node, "INSERT INTO cit_tx (v) SELECT g FROM generate_series(1, 50) g");
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM cit_tx"), 150);
 }
 
 // A node added while rows keep arriving on every node is ready with no id_gen call: it gets the
@@ -1192,7 +1207,9 @@ TEST(Citus, WorkerRestartedMidRun) {
 // drop_id_type() on the coordinator drops the type and all it made on every node, the one added
 // later included, in one transaction; a rollback leaves it everywhere.
 TEST(Citus, DropIdTypeReachesEveryNode) {
-    run(0, "DROP TABLE cit_billing.invoices, cit_accounts");
+    run(0, "DROP TABLE cit_billing.invoices, cit_accounts, cit_by_domain, cit_tx");
+    run(0, "SELECT drop_id_type('cit_tx_id')");
+    run(0, "DROP DOMAIN cit_account_domain");
     run(0, "BEGIN; SELECT drop_id_type('cit_account_id'); ROLLBACK");
     for (int node = 0; node <= 3; ++node) EXPECT_EQ(scalar(node, kCreatedTypeMembers), 2) << "node " << node;
     run(0, "SELECT drop_id_type('cit_account_id')");
@@ -1658,6 +1675,46 @@ TEST(Citus, ATypePullThatCannotAskTheCoordinator) {
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_pull_id'"), 0) << "node " << node;
 }
 
+// The install script does not fail when the coordinator cannot be asked (a cluster without
+// created types needs nothing from it): a warning says why. A scratch database on worker 2 that
+// Citus's metadata calls a worker of a coordinator at port 1 (nothing listens there).
+TEST(Citus, AnInstallThatCannotAskTheCoordinatorWarns) {
+    // DDL on a worker: with Citus's propagation off, as Citus itself sends it.
+    const std::string local = "SET citus.enable_ddl_propagation = off";
+    auto on_worker_2 = [&](const std::string& sql) {
+        pqxx::connection c(dsn(2));
+        pqxx::nontransaction tx(c);
+        tx.exec(local);
+        tx.exec(sql);
+    };
+    on_worker_2("DROP DATABASE IF EXISTS cit_scratch WITH (FORCE)");
+    on_worker_2("CREATE DATABASE cit_scratch");
+    std::string warnings, version;
+    {
+        pqxx::connection c("host=" + host() + " port=" + std::to_string(ports().at(2)) + " user=postgres dbname=cit_scratch");
+        struct Capture : pqxx::errorhandler {
+            std::string& out;
+            Capture(pqxx::connection_base& conn, std::string& o) : pqxx::errorhandler(conn), out(o) {}
+            bool operator()(const char msg[]) noexcept override {
+                out += msg;
+                return true;
+            }
+        } capture(c, warnings);
+        pqxx::nontransaction tx(c);
+        tx.exec(local);
+        tx.exec("CREATE EXTENSION citus");
+        tx.exec("UPDATE pg_dist_local_group SET groupid = 7");
+        tx.exec("INSERT INTO pg_dist_node (nodeid, groupid, nodename, nodeport, noderole, isactive) "
+                "VALUES (1, 0, '" + host() + "', 1, 'primary', true)");
+        tx.exec("CREATE EXTENSION id_gen");
+        version = tx.exec("SELECT extversion FROM pg_extension WHERE extname = 'id_gen'")[0][0].as<std::string>();
+    }
+    on_worker_2("DROP DATABASE cit_scratch WITH (FORCE)");
+    EXPECT_EQ(version, text(0, "SELECT extversion FROM pg_extension WHERE extname = 'id_gen'"));
+    EXPECT_NE(warnings.find("WARNING:  id_gen could not get the coordinator's ID types (create_id_type()) from " + host() + ":1"),
+              std::string::npos) << warnings;
+}
+
 // The grant refuses what it does not know, as an answer the pull raises: a node id out of range,
 // a Citus group not in pg_dist_node; a schema that is no shard gets the registry and no block.
 TEST(Citus, AGrantRefusesWhatItDoesNotKnow) {
@@ -1746,4 +1803,24 @@ TEST(Citus, NoDuplicateAnywhere) {
                         "UNION ALL SELECT id::uuid FROM t_base36_128 UNION ALL SELECT id::uuid FROM mv) x"),
               0);
     std::cout << "[ count ] all tables: " << total << " rows" << std::endl;
+}
+
+// Last, as it drops every distributed table: id_gen dropped and created again in one transaction
+// on the coordinator (Citus does both on every worker). A worker's install script asks the
+// coordinator for its created types while the coordinator's session is dropping them: it is given
+// none, so no worker keeps a type the coordinator no longer has.
+TEST(Citus, ReinstallInOneTransactionLeavesNoStaleType) {
+    run(0, "SELECT create_id_type('cit_last_id', kind => 'ulid', prefix => 'clast')");
+    for (int node = 0; node <= 3; ++node)
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_last_id'"), 1) << "node " << node;
+    run(0, "DO $$ DECLARE r record; BEGIN FOR r IN SELECT table_name FROM citus_tables LOOP "
+           "EXECUTE format('DROP TABLE IF EXISTS %s CASCADE', r.table_name); END LOOP; END $$");
+    run(0, "BEGIN; DROP EXTENSION id_gen CASCADE; CREATE EXTENSION id_gen; COMMIT");
+    for (int node = 0; node <= 3; ++node) {
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_last_id'"), 0) << "node " << node;
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_extension WHERE extname = 'id_gen'"), 1) << "node " << node;
+    }
+    run(0, "SELECT create_id_type('cit_last_id', kind => 'ulid', prefix => 'clast')");
+    for (int node = 0; node <= 3; ++node)
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_last_id'"), 1) << "node " << node;
 }
