@@ -1214,6 +1214,15 @@ TEST(Citus, DropIdTypeReachesEveryNode) {
     for (int node = 0; node <= 3; ++node) EXPECT_EQ(scalar(node, kCreatedTypeMembers), 2) << "node " << node;
     run(0, "SELECT drop_id_type('cit_account_id')");
     run(0, "SELECT drop_id_type('cit_billing.cit_invoice_id')");
+    // A type as 0.2.0 made one on a Citus coordinator, or as one was made before Citus was
+    // installed: not a member, on the coordinator alone. drop_id_type() drops it there only.
+    run(0, "SELECT id_type_create('cit_local_id', 'ulid', 'cloc', 'prefixed', 'public')");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM id_type_objects('cit_local_id') o JOIN pg_depend d ON d.classid = o.classid "
+                        "AND d.objid = o.objid AND d.deptype = 'e'"),
+              0);
+    for (int node = 1; node <= 3; ++node)
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_local_id'"), 0) << "node " << node;
+    run(0, "SELECT drop_id_type('cit_local_id')");
     for (int node = 0; node <= 3; ++node) {
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname LIKE 'cit\\_%\\_id' OR typname LIKE '\\_cit\\_%\\_id'"), 0)
             << "node " << node;
