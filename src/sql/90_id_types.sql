@@ -527,8 +527,14 @@ BEGIN
             WITH RECURSIVE dep(classid, objid) AS (
                 SELECT 'pg_catalog.pg_type'::pg_catalog.regclass::oid, $1::oid
                 UNION
-                SELECT k.classid, k.objid FROM pg_catalog.pg_depend k JOIN dep
-                    ON k.refclassid = dep.classid AND k.refobjid = dep.objid AND k.deptype IN ('n', 'a', 'i')
+                -- What depends on a reached object, and what a reached object is part of (an
+                -- internal dependency, followed upwards: a composite type's relation, reached
+                -- through an attribute, is part of the composite type, whose columns depend on it).
+                SELECT CASE WHEN k.classid = dep.classid AND k.objid = dep.objid THEN k.refclassid ELSE k.classid END,
+                       CASE WHEN k.classid = dep.classid AND k.objid = dep.objid THEN k.refobjid ELSE k.objid END
+                  FROM pg_catalog.pg_depend k JOIN dep
+                    ON (k.refclassid = dep.classid AND k.refobjid = dep.objid AND k.deptype IN ('n', 'a', 'i'))
+                    OR (k.classid = dep.classid AND k.objid = dep.objid AND k.deptype = 'i')
             ), rel(relid) AS (
                 SELECT coalesce(i.indrelid, dep.objid) FROM dep LEFT JOIN pg_catalog.pg_index i ON i.indexrelid = dep.objid
                  WHERE dep.classid = 'pg_catalog.pg_class'::pg_catalog.regclass
