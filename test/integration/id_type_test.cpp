@@ -272,6 +272,18 @@ TEST(IdType, ExtensionSchemaRenamedKeepsTypesReadable) {
     exec(db.dsn(), "ALTER SCHEMA ids_elsewhere RENAME TO public");
 }
 
+// The extension in a schema whose name needs quoting: create_id_type()'s default schema is that
+// schema (0.2.0 took the quoted name for the name, and failed with 3F000), and the type works.
+TEST(IdType, ExtensionInASchemaWhoseNameNeedsQuoting) {
+    idgen::it::ScratchDb db("it_idtype_quoted_nsp");
+    exec(db.dsn(), "DROP EXTENSION id_gen; CREATE SCHEMA \"Id Gen\" AUTHORIZATION postgres; CREATE EXTENSION id_gen SCHEMA \"Id Gen\"");
+    EXPECT_EQ(one(db.dsn(), "SELECT \"Id Gen\".create_id_type('quoted_id', kind => 'ulid', prefix => 'qid')::text"),
+              "\"Id Gen\".quoted_id");
+    EXPECT_EQ(one(db.dsn(), "SELECT \"Id Gen\".gen_quoted_id()::text ~ '^qid_[0-9a-z]{25}$'"), "t");
+    exec(db.dsn(), "SELECT \"Id Gen\".drop_id_type('\"Id Gen\".quoted_id')");
+    EXPECT_EQ(one(db.dsn(), "SELECT count(*) FROM pg_type WHERE typname = 'quoted_id'"), "0");
+}
+
 // Soft input errors (PostgreSQL 16 and later): pg_input_is_valid() and pg_input_error_info() on a
 // created type, without raising.
 TEST(IdType, SoftInputErrors) {
