@@ -391,9 +391,17 @@ citus_layer() {
   CITUS_BINDIR=$PG_BINDIR
   # The four servers are made and started at once (initdb dominates; one after the other took
   # about 40 s on a loaded 2-core machine).
-  local pids=() start_failed=0
+  local pids=() start_failed=0 busy
   for i in 0 1 2 3; do
     port=$((PORT + 4 + i))
+    # An integration test's extra server on this port may still be shutting down (a publisher
+    # whose stop outlasted pg_ctl's wait once took the port from this layer): wait up to 60 s.
+    busy=0
+    while [ "$busy" -lt 60 ] && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
+      sleep 1
+      busy=$((busy + 1))
+    done
+    [ "$busy" -eq 0 ] || echo "   port $port was in use for ${busy}s before the Citus layer could start"
     ports+=("$port")
     start_cluster "$WORK/citus$i" "$port" "listen_addresses = '127.0.0.1'" "shared_buffers = 64MB" \
       "max_connections = 100" "shared_preload_libraries = 'citus,id_gen'" "id_gen.node_id = $((100 + i))" \
