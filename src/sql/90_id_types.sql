@@ -569,9 +569,10 @@ REVOKE ALL ON FUNCTION id_type_cluster_drop(regtype, boolean) FROM PUBLIC;
 -- (master_run_on_worker), with a query on its catalogs only: when the coordinator is itself
 -- creating id_gen (and Citus passes that on to each worker), id_gen is not yet visible there and
 -- the answer is empty; so it is while a session there is dropping id_gen (DROP EXTENSION and
--- CREATE EXTENSION in one transaction: its old types are going). A type's schema that does not exist here yet is made (not a member), owned
--- as on the coordinator when that role exists here. Bounded like shard_cluster_pull(); a
--- coordinator that cannot answer fails the install (55000), and with it citus_add_node().
+-- CREATE EXTENSION in one transaction: its old types are going). A type's schema that does not
+-- exist here yet is made (not a member), owned as on the coordinator when that role exists here.
+-- Bounded like shard_cluster_pull(); a coordinator that cannot answer fails the install (55000),
+-- and with it citus_add_node().
 CREATE OR REPLACE FUNCTION id_type_cluster_pull() RETURNS int4
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
