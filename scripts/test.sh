@@ -366,7 +366,7 @@ else
 fi
 
 echo "== fault (fault injection: slow and failing fsync/write, damaged state files, crashes, failover; run beside the layers above)"
-timer "fault (what is left after the layers above)"
+timer "fault (after the layers above)"
 wait "$FAULT_PID"
 gtest_tally fault "$(cat "$WORK/fault.rc" 2>/dev/null || echo 1)"
 mkdir -p "$WORK/fault-upgrade"

@@ -157,6 +157,8 @@ DROP FUNCTION gen_y_id();
 SELECT create_id_type('account_id', kind => 'ulid', prefix => 'acc');
 SELECT create_id_type('customer_id', kind => 'ulid', prefix => 'acct');
 \set VERBOSITY default
+-- id_type_distribute() is for a Citus coordinator only.
+SELECT id_type_distribute('account_id');
 -- Nothing of a refused call is left behind.
 SELECT count(*) AS leftover FROM pg_type WHERE typname IN ('customer_id', 'x_id', 'y_id');
 SELECT prefix FROM prefix_registry ORDER BY prefix;

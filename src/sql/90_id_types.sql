@@ -684,6 +684,41 @@ END;
 COMMENT ON FUNCTION create_id_type(name, text, text, text, name) IS 'make a base type of its own for one entity''s IDs (kind ulid, uuidv7, snowflake, ksuid or xid; text prefix_… or TypeID); superuser only';
 REVOKE ALL ON FUNCTION create_id_type(name, text, text, text, name) FROM PUBLIC;
 
+-- id_type_distribute('account_id'): on a Citus coordinator, a type made before Citus was installed
+-- in the database (or by 0.2.0, whose types stayed on the coordinator) becomes what
+-- create_id_type() makes there now: members of id_gen, made on every other active node in this
+-- transaction (two-phase commit). A type that is a member already is left as it is. Superuser only.
+CREATE OR REPLACE FUNCTION id_type_distribute(id_type regtype) RETURNS regtype
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    d record;
+    sch name;
+    n name;
+BEGIN
+    SELECT y.typname, s.nspname INTO n, sch FROM pg_catalog.pg_type y JOIN pg_catalog.pg_namespace s ON s.oid = y.typnamespace
+     WHERE y.oid = id_type_distribute.id_type;
+    PERFORM @extschema@.id_type_admin_check('id_type_distribute()', sch);
+    IF NOT @extschema@.id_type_cluster_check('id_type_distribute()') THEN
+        RAISE EXCEPTION 'id_type_distribute() needs Citus' USING ERRCODE = '55000',
+            DETAIL = 'On a single server a created type is an ordinary object of this database.';
+    END IF;
+    SELECT * INTO d FROM @extschema@.id_type_describe(id_type_distribute.id_type);
+    IF d.kind IS NULL THEN
+        RAISE EXCEPTION 'type % is not an ID type made by create_id_type()', id_type_distribute.id_type USING ERRCODE = '42809';
+    END IF;
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_depend k JOIN pg_catalog.pg_extension e ON e.oid = k.refobjid
+                WHERE k.classid = 'pg_catalog.pg_type'::pg_catalog.regclass AND k.objid = id_type_distribute.id_type
+                  AND k.deptype = 'e' AND e.extname = 'id_gen') THEN
+        RETURN id_type_distribute.id_type;
+    END IF;
+    RETURN @extschema@.id_type_cluster_created(id_type_distribute.id_type, n, d.kind, d.prefix, d.format, sch);
+END
+$$;
+COMMENT ON FUNCTION id_type_distribute(regtype) IS 'on a Citus coordinator: make a type created before Citus (or by 0.2.0) an id_gen member on every node, as create_id_type() makes one now; superuser only';
+REVOKE ALL ON FUNCTION id_type_distribute(regtype) FROM PUBLIC;
+
 -- drop_id_type('account_id'): drops the type and everything create_id_type() made for it, and
 -- frees its prefix. Refuses (2BP01) while other objects (columns, defaults, views, indexes)
 -- depend on it, unless cascade, which drops them too.

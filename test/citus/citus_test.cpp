@@ -1236,6 +1236,24 @@ TEST(Citus, DropIdTypeReachesEveryNode) {
     for (int node = 1; node <= 3; ++node)
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_local_id'"), 0) << "node " << node;
     run(0, "SELECT drop_id_type('cit_local_id')");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM pg_type WHERE typname = 'cit_local_id'"), 0);
+    // id_type_distribute() makes such a type what create_id_type() makes now: on every node, a
+    // member of id_gen, able to key a distributed table; the workers insert with its generator.
+    run(0, "SELECT id_type_create('cit_old_id', 'snowflake', 'cold', 'prefixed', 'public')");
+    EXPECT_EQ(text(0, "SELECT id_type_distribute('cit_old_id')::text"), "cit_old_id");
+    EXPECT_EQ(text(0, "SELECT id_type_distribute('cit_old_id')::text"), "cit_old_id");  // a member already: as it is
+    for (int node = 0; node <= 3; ++node)
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM id_type_objects('cit_old_id') o JOIN pg_depend d ON d.classid = o.classid "
+                               "AND d.objid = o.objid AND d.deptype = 'e'"),
+                  38) << "node " << node;
+    run(0, "CREATE TABLE cit_old (id cit_old_id PRIMARY KEY DEFAULT gen_cit_old_id(), v int)");
+    run(0, "SELECT create_distributed_table('cit_old', 'id')");
+    for (int node = 0; node <= 3; ++node) run(node, "INSERT INTO cit_old (v) SELECT g FROM generate_series(1, 100) g");
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM cit_old"), 400);
+    EXPECT_EQ(sqlstate_of(1, "SELECT id_type_distribute('cit_old_id')"), "55000");
+    EXPECT_EQ(sqlstate_of(0, "SELECT id_type_distribute('ulid')"), "42809");
+    run(0, "DROP TABLE cit_old");
+    run(0, "SELECT drop_id_type('cit_old_id')");
     for (int node = 0; node <= 3; ++node) {
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname LIKE 'cit\\_%\\_id' OR typname LIKE '\\_cit\\_%\\_id'"), 0)
             << "node " << node;
