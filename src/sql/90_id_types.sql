@@ -474,6 +474,57 @@ $$;
 COMMENT ON FUNCTION id_type_cluster_check(text) IS 'internal to create_id_type() and drop_id_type(): whether the database has Citus; raises unless on its coordinator with every node active';
 REVOKE ALL ON FUNCTION id_type_cluster_check(text) FROM PUBLIC;
 
+-- Makes a created type on this node, as an id_gen member, for a coordinator: the one that sent it
+-- (create_id_type(), id_type_distribute()) or the one a new node asked (id_type_cluster_pull()).
+-- Its schema, when this node lacks it, is made (not a member, even in the install script), owned
+-- by `schema_owner` when that role exists here. And two functions of the type that Citus copied
+-- to every worker when 0.2.0's create_id_type() ran with its DDL propagation on (the TYPMOD_IN
+-- and sortsupport functions: the only ones that do not depend on the type) are dropped first,
+-- when the type itself is not here.
+CREATE OR REPLACE FUNCTION id_type_cluster_make(type_name name, kind text, prefix text, format text, schema_name name,
+                                                schema_owner name) RETURNS regtype
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    SET citus.enable_ddl_propagation = off
+    AS $$
+DECLARE
+    nsp oid;
+    f text;
+BEGIN
+    nsp := (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = id_type_cluster_make.schema_name);
+    IF nsp IS NULL THEN
+        IF EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = id_type_cluster_make.schema_owner) THEN
+            EXECUTE pg_catalog.format('CREATE SCHEMA %I AUTHORIZATION %I', id_type_cluster_make.schema_name, id_type_cluster_make.schema_owner);
+        ELSE
+            EXECUTE pg_catalog.format('CREATE SCHEMA %I', id_type_cluster_make.schema_name);
+        END IF;
+        nsp := (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = id_type_cluster_make.schema_name);
+        IF EXISTS (SELECT 1 FROM pg_catalog.pg_depend d
+                    WHERE d.classid = 'pg_catalog.pg_namespace'::pg_catalog.regclass AND d.objid = nsp AND d.deptype = 'e') THEN
+            EXECUTE pg_catalog.format('ALTER EXTENSION id_gen DROP SCHEMA %I', id_type_cluster_make.schema_name);
+        END IF;
+    END IF;
+    IF pg_catalog.to_regtype(pg_catalog.format('%I.%I', id_type_cluster_make.schema_name, id_type_cluster_make.type_name)) IS NULL THEN
+        FOR f IN
+            SELECT p.oid::pg_catalog.regprocedure::text
+              FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_language l ON l.oid = p.prolang
+             WHERE p.pronamespace = nsp
+               AND ((p.proname = id_type_cluster_make.type_name || '_typmod_in' AND p.proargtypes[0] = 'pg_catalog.cstring[]'::pg_catalog.regtype
+                     AND p.pronargs = 1 AND p.prosrc LIKE '%.id_type_typmod_in($1, %')
+                 OR (p.proname = id_type_cluster_make.type_name || '_sortsupport' AND p.proargtypes[0] = 'pg_catalog.internal'::pg_catalog.regtype
+                     AND p.pronargs = 1 AND (l.lanname = 'internal' OR (l.lanname = 'c' AND p.probin = 'MODULE_PATHNAME'))))
+        LOOP
+            EXECUTE pg_catalog.format('DROP FUNCTION %s', f);
+        END LOOP;
+    END IF;
+    RETURN @extschema@.id_type_membership(
+        @extschema@.id_type_create(id_type_cluster_make.type_name, id_type_cluster_make.kind, id_type_cluster_make.prefix,
+                                   id_type_cluster_make.format, id_type_cluster_make.schema_name), true);
+END
+$$;
+COMMENT ON FUNCTION id_type_cluster_make(name, text, text, text, name, name) IS 'internal: make a created type on this node, as an id_gen member, for the coordinator (its schema too; 0.2.0''s copies of two of its functions dropped first)';
+REVOKE ALL ON FUNCTION id_type_cluster_make(name, text, text, text, name, name) FROM PUBLIC;
+
 -- After create_id_type() made `id_type` here: on a database with Citus, makes its objects members
 -- of id_gen and has every other active node make the same type, in this transaction (two-phase
 -- commit). Returns the type.
@@ -493,9 +544,11 @@ BEGIN
     PERFORM pg_catalog.set_config('citus.multi_shard_modify_mode', 'sequential', true);
     -- '@extschema@' is the schema's name quoted as an identifier already.
     PERFORM @extschema@.shard_cluster_send(
-        pg_catalog.format('SELECT %s.id_type_membership(%s.id_type_create(%L, %L, %L, %L, %L), true)', '@extschema@', '@extschema@',
+        pg_catalog.format('SELECT %s.id_type_cluster_make(%L, %L, %L, %L, %L, %L)', '@extschema@',
                           id_type_cluster_created.type_name, id_type_cluster_created.kind, id_type_cluster_created.prefix,
-                          id_type_cluster_created.format, id_type_cluster_created.schema_name));
+                          id_type_cluster_created.format, id_type_cluster_created.schema_name,
+                          (SELECT pg_catalog.pg_get_userbyid(n.nspowner) FROM pg_catalog.pg_namespace n
+                            WHERE n.nspname = id_type_cluster_created.schema_name)));
     RETURN id_type_cluster_created.id_type;
 END
 $$;
@@ -645,15 +698,7 @@ SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('schema', n.n
                 USING ERRCODE = '55000', HINT = 'On the coordinator, drop the type and create it again (drop_id_type(), create_id_type()).';
         END IF;
         CONTINUE WHEN pg_catalog.to_regtype(pg_catalog.format('%I.%I', r.schema, r.name)) IS NOT NULL;
-        IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = r.schema) THEN
-            IF EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = r.owner) THEN
-                EXECUTE pg_catalog.format('CREATE SCHEMA %I AUTHORIZATION %I', r.schema, r.owner);
-            ELSE
-                EXECUTE pg_catalog.format('CREATE SCHEMA %I', r.schema);
-            END IF;
-            EXECUTE pg_catalog.format('ALTER EXTENSION id_gen DROP SCHEMA %I', r.schema);
-        END IF;
-        PERFORM @extschema@.id_type_membership(@extschema@.id_type_create(r.name, spec[1], spec[3], spec[2], r.schema), true);
+        PERFORM @extschema@.id_type_cluster_make(r.name, spec[1], spec[3], spec[2], r.schema, r.owner);
         made := made + 1;
     END LOOP;
     RETURN made;
@@ -689,7 +734,7 @@ REVOKE ALL ON FUNCTION create_id_type(name, text, text, text, name) FROM PUBLIC;
 -- create_id_type() makes there now: members of id_gen, made on every other active node in this
 -- transaction (two-phase commit). A type that is a member already is left as it is. Superuser only.
 CREATE OR REPLACE FUNCTION id_type_distribute(id_type regtype) RETURNS regtype
-    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
     AS $$
 DECLARE

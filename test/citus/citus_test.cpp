@@ -1239,7 +1239,22 @@ TEST(Citus, DropIdTypeReachesEveryNode) {
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM pg_type WHERE typname = 'cit_local_id'"), 0);
     // id_type_distribute() makes such a type what create_id_type() makes now: on every node, a
     // member of id_gen, able to key a distributed table; the workers insert with its generator.
+    // As 0.2.0's create_id_type() left it under Citus's DDL propagation: the two functions that do
+    // not depend on the type (its TYPMOD_IN and sortsupport functions) copied to every worker.
     run(0, "SELECT id_type_create('cit_old_id', 'snowflake', 'cold', 'prefixed', 'public')");
+    const std::string modin = text(0, "SELECT prosrc FROM pg_proc WHERE proname = 'cit_old_id_typmod_in'");
+    for (int node = 1; node <= 3; ++node)
+        run(node, "SET citus.enable_ddl_propagation = off; "
+                  "CREATE FUNCTION public.cit_old_id_typmod_in(cstring[]) RETURNS int4 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $b$" +
+                      modin + "$b$; CREATE FUNCTION public.cit_old_id_sortsupport(internal) RETURNS void LANGUAGE internal "
+                              "IMMUTABLE STRICT PARALLEL SAFE AS 'btint8sortsupport'");
+    // And one in a schema the workers do not have (made before Citus, or with its propagation off).
+    run(0, "SET citus.enable_ddl_propagation = off; CREATE SCHEMA cit_old_schema; "
+           "SELECT id_type_create('cit_older_id', 'ulid', 'colder', 'typeid', 'cit_old_schema')");
+    EXPECT_EQ(text(0, "SELECT id_type_distribute('cit_old_schema.cit_older_id')::text"), "cit_old_schema.cit_older_id");
+    for (int node = 1; node <= 3; ++node)
+        EXPECT_EQ(text(node, "SELECT gen_ulid() < cit_old_schema.gen_cit_older_id()::ulid"), "t") << "node " << node;
+    run(0, "SELECT drop_id_type('cit_old_schema.cit_older_id')");
     EXPECT_EQ(text(0, "SELECT id_type_distribute('cit_old_id')::text"), "cit_old_id");
     EXPECT_EQ(text(0, "SELECT id_type_distribute('cit_old_id')::text"), "cit_old_id");  // a member already: as it is
     for (int node = 0; node <= 3; ++node)
