@@ -551,6 +551,21 @@ TEST(Citus, CreatedIdTypesOnEveryNode) {
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_rolled_back_id'"), 0) << "node " << node;
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM prefix_registry WHERE prefix = 'crb'"), 0) << "node " << node;
     }
+    // A node that refuses (the name taken there) fails the call, and it is left on no node: Citus
+    // reports XX000 after the node's own error, passed on as a warning.
+    run(1, "SET citus.enable_ddl_propagation = off; CREATE TYPE public.cit_clash_id AS (a int)");
+    std::string clash;
+    try {
+        run(0, "SELECT create_id_type('cit_clash_id', kind => 'ulid', prefix => 'cclash')");
+    } catch (const pqxx::sql_error& e) {
+        clash = std::string(e.sqlstate()) + " " + e.what();
+    }
+    EXPECT_EQ(clash.find("XX000 ERROR:  failure on connection marked as essential"), 0u) << clash;
+    run(1, "SET citus.enable_ddl_propagation = off; DROP TYPE public.cit_clash_id");
+    for (int node = 0; node <= 2; ++node) {
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_clash_id'"), 0) << "node " << node;
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM prefix_registry WHERE prefix = 'cclash'"), 0) << "node " << node;
+    }
     // A worker refuses: a type made there would be on no other node.
     std::string message;
     try {
