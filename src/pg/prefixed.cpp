@@ -394,7 +394,7 @@ inline Registered prefix_registered(Registry& reg, text* prefix, const char* dat
     return prefix_registered_cache(reg, prefix, data, len);
 }
 
-// prefix_registered() without the call site's memo: the session's caches, or the registry.
+// The invalidation callbacks of the caches below, registered once per backend by registry_locked().
 void register_registry_callbacks() {
     if (!g_known_callback) {
         CacheRegisterRelcacheCallback(known_on_relcache, (Datum)0);
@@ -404,6 +404,7 @@ void register_registry_callbacks() {
     }
 }
 
+// prefix_registered() without the call site's memo: the session's caches, or the registry.
 pg_noinline Registered prefix_registered_cache(Registry& reg, text* prefix, const char* data, std::size_t len) {
     if (g_known.relid != reg.relid) {  // another registry (the extension was reinstalled)
         g_known = Known{};
