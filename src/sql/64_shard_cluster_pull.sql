@@ -415,6 +415,47 @@ $$;
 COMMENT ON FUNCTION shard_cluster_grant(int4, name, int4) IS 'internal to shard_cluster_pull(): on the coordinator, grant the node asking its block of one shard and return the registry and the blocks';
 REVOKE ALL ON FUNCTION shard_cluster_grant(int4, name, int4) FROM PUBLIC;
 
+-- Runs `command` on the coordinator over a connection of its own (master_run_on_worker), for a
+-- worker's request (shard_cluster_pull(), id_type_cluster_pull()): the coordinator as this node's
+-- pg_dist_node has it (host NULL, nothing asked, when it is not there), Citus's success flag and
+-- answer, and whether the 10 s bound passed. Citus bounds the connection (5 s, below), not the
+-- wait for the answer: a coordinator that accepts and then hangs is given 10 s from the start of
+-- the request in all (shard_cluster_request_timer()). The caller's own cancel or statement_timeout
+-- is raised as it was.
+CREATE OR REPLACE FUNCTION shard_cluster_ask_coordinator(command text, OUT host text, OUT port int4, OUT ok boolean,
+                                                         OUT answer text, OUT expired boolean)
+    RETURNS record
+    LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    SET citus.node_connection_timeout = '5s'
+    AS $$
+BEGIN
+    EXECUTE $q$SELECT n.nodename::text, n.nodeport::int4 FROM pg_catalog.pg_dist_node n
+                WHERE n.groupid = 0 AND n.noderole = 'primary' ORDER BY n.nodeid LIMIT 1$q$ INTO host, port;
+    IF host IS NULL THEN
+        RETURN;
+    END IF;
+    PERFORM @extschema@.shard_cluster_request_timer(10000);
+    BEGIN
+        EXECUTE 'SELECT m.success, m.result FROM pg_catalog.master_run_on_worker($1, $2, $3, false) m'
+            INTO ok, answer USING ARRAY[host], ARRAY[port], ARRAY[shard_cluster_ask_coordinator.command];
+        expired := @extschema@.shard_cluster_request_timer(0);
+    EXCEPTION
+        WHEN query_canceled THEN
+            -- The deadline, or the caller's own cancel or statement_timeout (raised as it was).
+            IF NOT @extschema@.shard_cluster_request_timer(0) THEN
+                RAISE;
+            END IF;
+            expired := true;
+        WHEN OTHERS THEN
+            PERFORM @extschema@.shard_cluster_request_timer(0);
+            RAISE;
+    END;
+END
+$$;
+COMMENT ON FUNCTION shard_cluster_ask_coordinator(text) IS 'internal to a worker''s requests: run a command on the coordinator, bounded to 10 s; the coordinator, Citus''s success flag and answer, and whether the bound passed';
+REVOKE ALL ON FUNCTION shard_cluster_ask_coordinator(text) FROM PUBLIC;
+
 -- Called by next_id() (in C) on a node where schema `schema_name` is not a registered shard, or
 -- where its shard has blocks and none is this node's. On a Citus worker with id_gen.node_id set
 -- it asks the coordinator for the grant (shard_cluster_grant(), committed there) and returns the
@@ -456,35 +497,16 @@ BEGIN
     IF is_coordinator OR me IS NULL OR me < 0 THEN
         RETURN;
     END IF;
-    EXECUTE $q$SELECT n.nodename::text, n.nodeport::int4 FROM pg_catalog.pg_dist_node n
-                WHERE n.groupid = 0 AND n.noderole = 'primary' ORDER BY n.nodeid LIMIT 1$q$ INTO host, port;
+    EXECUTE 'SELECT g.groupid::int4 FROM pg_catalog.pg_dist_local_group g' INTO my_group;
+    SELECT a.host, a.port, a.ok, a.answer, a.expired INTO host, port, ok, answer, expired
+      FROM @extschema@.shard_cluster_ask_coordinator(pg_catalog.format('SELECT %s.shard_cluster_grant(%s, %L, %s)', '@extschema@', me,
+                                                                       shard_cluster_pull.schema_name, my_group)) a;
     IF host IS NULL THEN
         RAISE EXCEPTION 'this node cannot ask the coordinator for its block of the shard of schema "%": the coordinator is not in pg_dist_node',
                         shard_cluster_pull.schema_name
             USING ERRCODE = '55000',
                   HINT = 'On the coordinator, run SELECT citus_set_coordinator_host(''<its host>'', <its port>); or run SELECT shard_cluster_sync() there.';
     END IF;
-    EXECUTE 'SELECT g.groupid::int4 FROM pg_catalog.pg_dist_local_group g' INTO my_group;
-    -- Citus bounds the connection (5 s, above), not the wait for the answer: a coordinator that
-    -- accepts and then hangs is given 10 s from the start of the request in all.
-    PERFORM @extschema@.shard_cluster_request_timer(10000);
-    BEGIN
-        EXECUTE 'SELECT m.success, m.result FROM pg_catalog.master_run_on_worker($1, $2, $3, false) m'
-            INTO ok, answer
-            USING ARRAY[host], ARRAY[port], ARRAY[pg_catalog.format('SELECT %s.shard_cluster_grant(%s, %L, %s)', '@extschema@', me,
-                                                                     shard_cluster_pull.schema_name, my_group)];
-        expired := @extschema@.shard_cluster_request_timer(0);
-    EXCEPTION
-        WHEN query_canceled THEN
-            -- The deadline, or the caller's own cancel or statement_timeout (raised as it was).
-            IF NOT @extschema@.shard_cluster_request_timer(0) THEN
-                RAISE;
-            END IF;
-            expired := true;
-        WHEN OTHERS THEN
-            PERFORM @extschema@.shard_cluster_request_timer(0);
-            RAISE;
-    END;
     IF expired THEN
         RAISE EXCEPTION 'this node (id_gen.node_id %) could not get its block of the shard of schema "%" from the coordinator %:%',
                         me, shard_cluster_pull.schema_name, host, port

@@ -624,12 +624,11 @@ REVOKE ALL ON FUNCTION id_type_cluster_drop(regtype, boolean) FROM PUBLIC;
 -- the answer is empty; so it is while a session there is dropping id_gen (DROP EXTENSION and
 -- CREATE EXTENSION in one transaction: its old types are going). A type's schema that does not
 -- exist here yet is made (not a member), owned as on the coordinator when that role exists here.
--- Bounded like shard_cluster_pull(); a coordinator that cannot answer fails the install (55000),
+-- Asked through shard_cluster_ask_coordinator(); a coordinator that cannot answer fails the install (55000),
 -- and with it citus_add_node().
 CREATE OR REPLACE FUNCTION id_type_cluster_pull() RETURNS int4
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
-    SET citus.node_connection_timeout = '5s'
     SET citus.enable_ddl_propagation = off
     AS $$
 DECLARE
@@ -650,16 +649,8 @@ BEGIN
     IF is_coordinator THEN
         RETURN 0;
     END IF;
-    EXECUTE $q$SELECT n.nodename::text, n.nodeport::int4 FROM pg_catalog.pg_dist_node n
-                WHERE n.groupid = 0 AND n.noderole = 'primary' ORDER BY n.nodeid LIMIT 1$q$ INTO host, port;
-    IF host IS NULL THEN
-        RETURN 0;  -- not in a cluster yet, or the coordinator is not in pg_dist_node
-    END IF;
-    PERFORM @extschema@.shard_cluster_request_timer(10000);
-    BEGIN
-        EXECUTE 'SELECT m.success, m.result FROM pg_catalog.master_run_on_worker($1, $2, $3, false) m'
-            INTO ok, answer
-            USING ARRAY[host], ARRAY[port], ARRAY[$q$
+    SELECT a.host, a.port, a.ok, a.answer, a.expired INTO host, port, ok, answer, expired
+      FROM @extschema@.shard_cluster_ask_coordinator($q$
 SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('schema', n.nspname, 'name', y.typname,
                                                                    'owner', pg_catalog.pg_get_userbyid(n.nspowner), 'spec', m.prosrc)
                                      ORDER BY y.oid), '[]')::text
@@ -673,18 +664,10 @@ SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('schema', n.n
    AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_locks l
                     WHERE l.locktype = 'object' AND l.classid = 'pg_catalog.pg_extension'::pg_catalog.regclass
                       AND l.objid = e.oid AND l.mode = 'AccessExclusiveLock' AND l.granted
-                      AND l.database = (SELECT b.oid FROM pg_catalog.pg_database b WHERE b.datname = pg_catalog.current_database()))$q$];
-        expired := @extschema@.shard_cluster_request_timer(0);
-    EXCEPTION
-        WHEN query_canceled THEN
-            IF NOT @extschema@.shard_cluster_request_timer(0) THEN
-                RAISE;
-            END IF;
-            expired := true;
-        WHEN OTHERS THEN
-            PERFORM @extschema@.shard_cluster_request_timer(0);
-            RAISE;
-    END;
+                      AND l.database = (SELECT b.oid FROM pg_catalog.pg_database b WHERE b.datname = pg_catalog.current_database()))$q$) a;
+    IF host IS NULL THEN
+        RETURN 0;  -- not in a cluster yet, or the coordinator is not in pg_dist_node
+    END IF;
     IF expired OR NOT coalesce(ok, false) THEN
         RAISE EXCEPTION 'id_gen could not get the coordinator''s ID types (create_id_type()) from %:%', host, port
             USING ERRCODE = '55000',

@@ -1207,13 +1207,17 @@ TEST(Citus, WorkerRestartedMidRun) {
     // A batch that Citus committed on the coordinator while worker 2 went down can still be
     // prepared there (its COMMIT PREPARED failed): Citus's recovery, which its maintenance daemon
     // runs every minute, commits it. Run it now, and again while one is left: recovery passes over
-    // a transaction whose coordinator backend has not finished yet (a loaded machine).
-    for (int k = 0; k < 50; ++k) {
+    // a transaction whose coordinator backend has not finished yet (one still waiting on its
+    // connection to the restarted worker, up to citus.node_connection_timeout, 30 s): up to 60 s.
+    for (int k = 0; k < 300; ++k) {
         run(0, "SELECT recover_prepared_transactions()");
         if (scalar(2, "SELECT count(*) FROM pg_prepared_xacts") == 0) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
-    EXPECT_EQ(scalar(2, "SELECT count(*) FROM pg_prepared_xacts"), 0);
+    EXPECT_EQ(scalar(2, "SELECT count(*) FROM pg_prepared_xacts"), 0)
+        << "coordinator backends: "
+        << text(0, "SELECT coalesce(string_agg(pid || ' ' || state || ' ' || coalesce(wait_event, '-') || ' ' || left(query, 60), ' | '), "
+                   "'none') FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()");
     EXPECT_EQ(errors.load(), 0) << (messages.empty() ? "" : messages[0]);
     EXPECT_GT(retried.load(), 0) << "no insert failed: did worker 2 restart?";
     EXPECT_GT(rows.load(), rows_at_restart) << "no insert after the restart";
