@@ -15,6 +15,7 @@
 #   IDGEN_PG_CONTRIB      contrib modules installed with the server (default: amcheck)
 #   IDGEN_PG_BUILD_JOBS   make -j (default 2)
 #   IDGEN_PG_LLVM         the majors built with LLVM (default: 18)
+#   IDGEN_PG_CASSERT      the majors built with assertions on, --enable-cassert (default: 17)
 # Progress goes to stderr, results to stdout. Every step is bounded by a timeout; on failure the
 # step and the end of its log are printed and the exit status is non-zero.
 # Only what the tests use is built: the server, its client programs and libpq, plpgsql, the
@@ -36,6 +37,7 @@ CONTRIB=${IDGEN_PG_CONTRIB:-amcheck}
 BUILD_JOBS=${IDGEN_PG_BUILD_JOBS:-2}
 MARKER=.idgen-build-complete
 LLVM_MAJORS=${IDGEN_PG_LLVM-18}
+CASSERT_MAJORS=${IDGEN_PG_CASSERT-17}
 SUITES="trixie sid"
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
@@ -175,6 +177,7 @@ provide() {
   PG_CONFIG_OUT=$prefix/bin/pg_config
   local flavour=plain
   [[ " $LLVM_MAJORS " == *" $major "* ]] && flavour=llvm14
+  [[ " $CASSERT_MAJORS " == *" $major "* ]] && flavour=$flavour-cassert
   # The marker holds the version and the build's options: a cache built otherwise is rebuilt.
   if [ "$(cat "$prefix/$MARKER" 2>/dev/null)" = "$("$PG_CONFIG_OUT" --version 2>/dev/null) $flavour" ]; then
     say "[$major] cached: $("$PG_CONFIG_OUT" --version) in $prefix"
@@ -198,7 +201,10 @@ provide() {
   [ -n "$src" ] || die "unexpected layout of $(basename "$ORIG")"
   # As Debian's server, minus ICU; OpenSSL when its headers are there.
   conf=(--prefix="$prefix" --without-icu --with-readline --with-zlib)
-  [ "$flavour" = plain ] || conf+=(--with-llvm LLVM_CONFIG=/usr/bin/llvm-config-14 CLANG=/usr/bin/clang-14)
+  [[ $flavour != llvm14* ]] || conf+=(--with-llvm LLVM_CONFIG=/usr/bin/llvm-config-14 CLANG=/usr/bin/clang-14)
+  # Assertions on, as PostgreSQL's own developers run it: the server checks its API's use (locks,
+  # memory contexts, snapshots, relcache references) and logs leaked resources as WARNINGs.
+  [[ $flavour != *-cassert ]] || conf+=(--enable-cassert)
   if [ -f /usr/include/openssl/ssl.h ]; then conf+=(--with-openssl); fi
   say "[$major] configure ${conf[*]}"
   step "$build/configure.log" 900 env -C "$src" ./configure "${conf[@]}"
