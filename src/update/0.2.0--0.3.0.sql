@@ -14,3 +14,4 @@
 \ir ../sql/67_xid.sql
 \ir ../sql/90_id_types.sql
 \ir ../sql/94_shard_block_history.sql
+\ir ../sql/71_snowflake_int8_ops.sql
