@@ -1,0 +1,108 @@
+-- Generators and parallel query. A parallel worker is a backend of its own, with monotonic state
+-- of its own: a generator whose IDs strictly increase within a session is PARALLEL RESTRICTED, so
+-- every call runs in the session's backend (a parallel plan still scans in its workers). The
+-- others are PARALLEL SAFE (no order to keep: random, or a given time) or PARALLEL UNSAFE (shared
+-- state, settings). Output is deterministic: IDs are checked through properties.
+SET client_min_messages = warning;
+\set VERBOSITY default
+\set SHOW_CONTEXT never
+
+-- The labels of every generator (and every VOLATILE function that may run in a worker at all).
+SELECT p.oid::regprocedure AS function, p.proparallel AS parallel
+FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'id_gen'
+WHERE p.provolatile = 'v'
+  AND (p.proparallel <> 'u' OR p.proname ~ '^(gen_|uuidv|correlation_)' OR p.prosrc ~ '^gen_')
+ORDER BY p.oid::regprocedure::text;
+
+-- Created ID types get their kind's label (their generators are the kinds' C functions).
+SELECT create_id_type('par_ulid', kind => 'ulid', prefix => 'pau') IS NOT NULL AS made,
+       create_id_type('par_uuidv7', kind => 'uuidv7', prefix => 'pav') IS NOT NULL AS made,
+       create_id_type('par_ksuid', kind => 'ksuid', prefix => 'pak') IS NOT NULL AS made,
+       create_id_type('par_xid', kind => 'xid', prefix => 'pax') IS NOT NULL AS made,
+       create_id_type('par_snowflake', kind => 'snowflake', prefix => 'pas') IS NOT NULL AS made;
+SELECT p.oid::regprocedure AS function, p.proparallel AS parallel
+FROM pg_proc p WHERE p.proname LIKE 'gen\_par\_%' ORDER BY 1::text;
+
+-- Parallel query forced on (force_parallel_mode on 15, debug_parallel_query from 16), with a
+-- plain table that a parallel plan scans in its workers.
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000 THEN 'debug_parallel_query'
+                       ELSE 'force_parallel_mode' END, 'on', false) AS parallel_forced;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;  -- the workers scan every row
+CREATE TABLE parallel_src AS SELECT g AS n FROM generate_series(1, 20000) g;
+ANALYZE parallel_src;
+SELECT prefix_register('pst', 'parallel test') IS NULL AS registered;
+
+CREATE FUNCTION pg_temp.plan_of(q text, with_analyze boolean) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+    p jsonb;
+BEGIN
+    EXECUTE pg_catalog.format('EXPLAIN (ANALYZE %s, VERBOSE, COSTS OFF, FORMAT JSON) %s', CASE WHEN with_analyze THEN 'on' ELSE 'off' END, q) INTO p;
+    RETURN p;
+END
+$$;
+-- For a generator call `expr`: whether the scan's plan has workers (and, with `with_analyze`, whether
+-- they were launched); whether a worker evaluates the call (a plan node below a Gather outputs it);
+-- how often an ID of the scan's rows, in the order the session made them, is not above the one
+-- before; and how often one of 20 statements in a row (each planned with a Gather when it may) is
+-- not above the one before. Compared as text under "C": every kind's text order is its ID order.
+CREATE FUNCTION pg_temp.check_generator(expr text, with_analyze boolean DEFAULT false, OUT parallel_scan boolean,
+                                        OUT called_in_worker boolean, OUT scan_not_increasing bigint,
+                                        OUT statements_not_increasing int)
+LANGUAGE plpgsql AS $$
+DECLARE
+    q text := pg_catalog.format('SELECT (%s)::text AS id FROM parallel_src', expr);
+    fn text := substring(expr FROM '([a-z_0-9]+)\(');
+    p jsonb := pg_temp.plan_of(q, with_analyze);
+    a text;
+    b text;
+BEGIN
+    parallel_scan := (SELECT pg_catalog.max(w::int) > 0
+                        FROM jsonb_path_query(p, CASE WHEN with_analyze THEN '$.**."Workers Launched"' ELSE '$.**."Workers Planned"' END::jsonpath) w);
+    called_in_worker := EXISTS (
+        SELECT 1 FROM jsonb_path_query(p, '$.** ? (@."Node Type" == "Gather" || @."Node Type" == "Gather Merge").Plans.**.Output[*]') o
+         WHERE pg_catalog.strpos(o #>> '{}', fn || '(') > 0);
+    EXECUTE pg_catalog.format(
+        'SELECT count(*) FILTER (WHERE id <= prev COLLATE "C") FROM (SELECT id, lag(id) OVER (ORDER BY rn) AS prev '
+        'FROM (SELECT row_number() OVER () AS rn, id FROM (%s) s) r) l', q)
+        INTO scan_not_increasing;
+    statements_not_increasing := 0;
+    FOR i IN 1..20 LOOP
+        EXECUTE pg_catalog.format('SELECT (%s)::text', expr) INTO STRICT b;
+        IF b <= a COLLATE "C" THEN
+            statements_not_increasing := statements_not_increasing + 1;
+        END IF;
+        a := b;
+    END LOOP;
+END
+$$;
+
+-- The session's own backend makes every ID: they increase in the order made.
+SELECT g AS generator, c.*
+FROM unnest(ARRAY['gen_ulid()', 'gen_uuidv7()', 'gen_uuidv7(''-1 hour'')', 'public.uuidv7()',
+                  'public.uuidv7(''-1 hour'')', 'public.uuidv6()', 'gen_ksuid()', 'gen_xid()',
+                  'gen_prefixed(''pst'')', 'gen_prefixed(''pst'', ''base62'')']) g,
+     pg_temp.check_generator(g) c;
+-- All of one session's xids carry its backend's process ID.
+SELECT count(*) AS ids, count(DISTINCT xid_pid(id)) AS process_ids, bool_and(xid_pid(id) = pg_backend_pid() % 65536) AS this_backend
+FROM (SELECT row_number() OVER () AS rn, id FROM (SELECT gen_xid() AS id FROM parallel_src) s) r;
+
+-- A PARALLEL SAFE generator does run in the workers, which this setting launches (the check above
+-- sees it).
+SELECT parallel_scan AS workers_launched, called_in_worker FROM pg_temp.check_generator('gen_ulid(now())', with_analyze => true);
+
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET parallel_leader_participation;
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000 THEN 'debug_parallel_query'
+                       ELSE 'force_parallel_mode' END, 'off', false) AS parallel_forced;
+DROP TABLE parallel_src;
+SELECT prefix_unregister('pst') AS unregistered;
+SELECT count(*) AS dropped FROM (SELECT drop_id_type(t)
+FROM unnest(ARRAY['par_ulid', 'par_uuidv7', 'par_ksuid', 'par_xid', 'par_snowflake']::regtype[]) t) s;
