@@ -87,6 +87,15 @@ FROM unnest(ARRAY['gen_ulid()', 'gen_uuidv7()', 'gen_uuidv7(''-1 hour'')', 'publ
                   'public.uuidv7(''-1 hour'')', 'public.uuidv6()', 'gen_ksuid()', 'gen_xid()',
                   'gen_prefixed(''pst'')', 'gen_prefixed(''pst'', ''base62'')']) g,
      pg_temp.check_generator(g) c;
+-- A parallel CREATE TABLE AS: the workers scan, the session makes the IDs, in the table's order.
+SELECT jsonb_path_exists(p, '$.** ? (@."Node Type" == "Gather")') AS parallel_scan,
+       EXISTS (SELECT 1 FROM jsonb_path_query(p, '$.** ? (@."Node Type" == "Gather").Plans.**.Output[*]') o
+                WHERE o #>> '{}' ~ 'gen_(ulid|uuidv7)\(') AS called_in_worker
+FROM pg_temp.plan_of('CREATE TABLE parallel_ctas AS SELECT n, gen_ulid() AS u, gen_uuidv7() AS v FROM parallel_src', false) p;
+CREATE TABLE parallel_ctas AS SELECT n, gen_ulid() AS u, gen_uuidv7() AS v FROM parallel_src;
+SELECT count(*) AS rows, count(*) FILTER (WHERE u <= pu) AS ulid_not_increasing, count(*) FILTER (WHERE v <= pv) AS uuidv7_not_increasing
+FROM (SELECT u, v, lag(u) OVER (ORDER BY ctid) AS pu, lag(v) OVER (ORDER BY ctid) AS pv FROM parallel_ctas) s;
+DROP TABLE parallel_ctas;
 -- All of one session's xids carry its backend's process ID.
 SELECT count(*) AS ids, count(DISTINCT xid_pid(id)) AS process_ids, bool_and(xid_pid(id) = pg_backend_pid() % 65536) AS this_backend
 FROM (SELECT row_number() OVER () AS rn, id FROM (SELECT gen_xid() AS id FROM parallel_src) s) r;
