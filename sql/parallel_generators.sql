@@ -8,12 +8,13 @@ SET client_min_messages = warning;
 \set SHOW_CONTEXT never
 
 -- The labels of every generator (and every VOLATILE function that may run in a worker at all).
-SELECT p.oid::regprocedure AS function, p.proparallel AS parallel
+-- (Named without their schema: on 18, core has uuidv4() and uuidv7() too.)
+SELECT p.proname || '(' || oidvectortypes(p.proargtypes) || ')' AS function, p.proparallel AS parallel
 FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'id_gen'
 WHERE p.provolatile = 'v'
   AND (p.proparallel <> 'u' OR p.proname ~ '^(gen_|uuidv|correlation_)' OR p.prosrc ~ '^gen_')
-ORDER BY p.oid::regprocedure::text;
+ORDER BY p.proname || '(' || oidvectortypes(p.proargtypes) || ')' COLLATE "C";
 
 -- Created ID types get their kind's label (their generators are the kinds' C functions).
 SELECT create_id_type('par_ulid', kind => 'ulid', prefix => 'pau') IS NOT NULL AS made,
