@@ -36,8 +36,8 @@ protected:
 //
 // The owner passes its process id (process_id(), never a value fixed at start-up) with each draw.
 // A pool that was filled under another pid (a buffer inherited across fork) is discarded before
-// use, so two processes never hand out the same bytes. Nothing is drawn until the first request, so a pool in a preloaded library is
-// still empty when the postmaster forks.
+// use, so two processes never hand out the same bytes. Nothing is drawn until the first request,
+// so a pool in a preloaded library is still empty when the postmaster forks.
 class EntropyPool final : public ByteSource {
 public:
     static constexpr std::size_t kBlock = 4096;
