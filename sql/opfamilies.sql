@@ -34,7 +34,8 @@ SELECT o.amoplefttype::regtype AS left, o.amoprighttype::regtype AS right,
 FROM pg_amop o JOIN pg_opfamily f ON f.oid = o.amopfamily
 JOIN pg_am a ON a.oid = f.opfmethod AND a.amname = 'btree'
 WHERE f.opfname = 'snowflake_ops'
-GROUP BY o.amopfamily, o.amoplefttype, o.amoprighttype ORDER BY 1::text, 2::text;
+GROUP BY o.amopfamily, o.amoplefttype, o.amoprighttype
+ORDER BY o.amoplefttype::regtype::text COLLATE "C", o.amoprighttype::regtype::text COLLATE "C";
 
 -- A primary key on a snowflake, searched with bigint lists as drivers and ORMs send them.
 CREATE TABLE fam_orders (id snowflake PRIMARY KEY, n int);

@@ -23,7 +23,7 @@ SELECT create_id_type('par_ulid', kind => 'ulid', prefix => 'pau') IS NOT NULL A
        create_id_type('par_xid', kind => 'xid', prefix => 'pax') IS NOT NULL AS made,
        create_id_type('par_snowflake', kind => 'snowflake', prefix => 'pas') IS NOT NULL AS made;
 SELECT p.oid::regprocedure AS function, p.proparallel AS parallel
-FROM pg_proc p WHERE p.proname LIKE 'gen\_par\_%' ORDER BY 1::text;
+FROM pg_proc p WHERE p.proname LIKE 'gen\_par\_%' ORDER BY p.proname COLLATE "C";
 
 -- Parallel query forced on (force_parallel_mode on 15, debug_parallel_query from 16), with a
 -- plain table that a parallel plan scans in its workers.
@@ -46,48 +46,58 @@ BEGIN
     RETURN p;
 END
 $$;
--- For a generator call `expr`: whether the scan's plan has workers (and, with `with_analyze`, whether
--- they were launched); whether a worker evaluates the call (a plan node below a Gather outputs it);
--- how often an ID of the scan's rows, in the order the session made them, is not above the one
--- before; and how often one of 20 statements in a row (each planned with a Gather when it may) is
+-- For generator calls `exprs`: whether the plan of a scan with the call in its target list has
+-- workers (with `with_analyze`: whether they were launched) and whether a worker evaluates the call
+-- (a plan node below a Gather outputs it), each call planned on its own (a PARALLEL RESTRICTED
+-- call in a target list keeps all of it above the Gather); how often an ID of the scan's rows, in
+-- the order the session made them, is not above the one before (all calls in one scan, so one set
+-- of workers); how often one of 20 statements in a row (each planned with a Gather when it may) is
 -- not above the one before. Compared as text under "C": every kind's text order is its ID order.
-CREATE FUNCTION pg_temp.check_generator(expr text, with_analyze boolean DEFAULT false, OUT parallel_scan boolean,
-                                        OUT called_in_worker boolean, OUT scan_not_increasing bigint,
-                                        OUT statements_not_increasing int)
+CREATE FUNCTION pg_temp.check_generators(exprs text[], with_analyze boolean DEFAULT false)
+RETURNS TABLE (generator text, parallel_scan boolean, called_in_worker boolean, scan_not_increasing bigint,
+               statements_not_increasing int)
 LANGUAGE plpgsql AS $$
 DECLARE
-    q text := pg_catalog.format('SELECT (%s)::text AS id FROM parallel_src', expr);
-    fn text := substring(expr FROM '([a-z_0-9]+)\(');
-    p jsonb := pg_temp.plan_of(q, with_analyze);
+    p jsonb;
+    counts bigint[];
     a text;
     b text;
 BEGIN
-    parallel_scan := (SELECT pg_catalog.max(w::int) > 0
-                        FROM jsonb_path_query(p, CASE WHEN with_analyze THEN '$.**."Workers Launched"' ELSE '$.**."Workers Planned"' END::jsonpath) w);
-    called_in_worker := EXISTS (
-        SELECT 1 FROM jsonb_path_query(p, '$.** ? (@."Node Type" == "Gather" || @."Node Type" == "Gather Merge").Plans.**.Output[*]') o
-         WHERE pg_catalog.strpos(o #>> '{}', fn || '(') > 0);
     EXECUTE pg_catalog.format(
-        'SELECT count(*) FILTER (WHERE id <= prev COLLATE "C") FROM (SELECT id, lag(id) OVER (ORDER BY rn) AS prev '
-        'FROM (SELECT row_number() OVER () AS rn, id FROM (%s) s) r) l', q)
-        INTO scan_not_increasing;
-    statements_not_increasing := 0;
-    FOR i IN 1..20 LOOP
-        EXECUTE pg_catalog.format('SELECT (%s)::text', expr) INTO STRICT b;
-        IF b <= a COLLATE "C" THEN
-            statements_not_increasing := statements_not_increasing + 1;
-        END IF;
-        a := b;
+        'SELECT ARRAY[%s] FROM (SELECT %s FROM (SELECT row_number() OVER () AS rn, * FROM (SELECT %s FROM parallel_src) s) r) l',
+        (SELECT pg_catalog.string_agg(pg_catalog.format('count(*) FILTER (WHERE g%s <= p%s COLLATE "C")', i, i), ', ' ORDER BY i)
+           FROM generate_subscripts(exprs, 1) i),
+        (SELECT pg_catalog.string_agg(pg_catalog.format('g%s, lag(g%s) OVER (ORDER BY rn) AS p%s', i, i, i), ', ' ORDER BY i)
+           FROM generate_subscripts(exprs, 1) i),
+        (SELECT pg_catalog.string_agg(pg_catalog.format('(%s)::text AS g%s', e, i), ', ' ORDER BY i)
+           FROM unnest(exprs) WITH ORDINALITY u(e, i))) INTO counts;
+    FOR i IN 1..pg_catalog.array_length(exprs, 1) LOOP
+        generator := exprs[i];
+        p := pg_temp.plan_of(pg_catalog.format('SELECT (%s)::text FROM parallel_src', exprs[i]), with_analyze);
+        parallel_scan := (SELECT pg_catalog.max(w::int) > 0
+                            FROM jsonb_path_query(p, CASE WHEN with_analyze THEN '$.**."Workers Launched"' ELSE '$.**."Workers Planned"' END::jsonpath) w);
+        called_in_worker := EXISTS (
+            SELECT 1 FROM jsonb_path_query(p, '$.** ? (@."Node Type" == "Gather" || @."Node Type" == "Gather Merge").Plans.**.Output[*]') o
+             WHERE o #>> '{}' ~ ('(^|[^a-z_0-9])' || substring(exprs[i] FROM '([a-z_0-9]+)\(') || '\('));
+        scan_not_increasing := counts[i];
+        statements_not_increasing := 0;
+        a := NULL;
+        FOR j IN 1..20 LOOP
+            EXECUTE pg_catalog.format('SELECT (%s)::text', exprs[i]) INTO STRICT b;
+            IF b <= a COLLATE "C" THEN
+                statements_not_increasing := statements_not_increasing + 1;
+            END IF;
+            a := b;
+        END LOOP;
+        RETURN NEXT;
     END LOOP;
 END
 $$;
 
 -- The session's own backend makes every ID: they increase in the order made.
-SELECT g AS generator, c.*
-FROM unnest(ARRAY['gen_ulid()', 'gen_uuidv7()', 'gen_uuidv7(''-1 hour'')', 'public.uuidv7()',
-                  'public.uuidv7(''-1 hour'')', 'public.uuidv6()', 'gen_ksuid()', 'gen_xid()',
-                  'gen_prefixed(''pst'')', 'gen_prefixed(''pst'', ''base62'')']) g,
-     pg_temp.check_generator(g) c;
+SELECT * FROM pg_temp.check_generators(ARRAY['gen_ulid()', 'gen_uuidv7()', 'gen_uuidv7(''-1 hour'')', 'public.uuidv7()',
+                                             'public.uuidv7(''-1 hour'')', 'public.uuidv6()', 'gen_ksuid()', 'gen_xid()',
+                                             'gen_prefixed(''pst'')', 'gen_prefixed(''pst'', ''base62'')']);
 -- A parallel CREATE TABLE AS: the workers scan, the session makes the IDs, in the table's order.
 SELECT jsonb_path_exists(p, '$.** ? (@."Node Type" == "Gather")') AS parallel_scan,
        EXISTS (SELECT 1 FROM jsonb_path_query(p, '$.** ? (@."Node Type" == "Gather").Plans.**.Output[*]') o
@@ -103,7 +113,8 @@ FROM (SELECT row_number() OVER () AS rn, id FROM (SELECT gen_xid() AS id FROM pa
 
 -- A PARALLEL SAFE generator does run in the workers, which this setting launches (the check above
 -- sees it).
-SELECT parallel_scan AS workers_launched, called_in_worker FROM pg_temp.check_generator('gen_ulid(now())', with_analyze => true);
+SELECT parallel_scan AS workers_launched, called_in_worker
+FROM pg_temp.check_generators(ARRAY['gen_ulid(now())'], with_analyze => true);
 
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
