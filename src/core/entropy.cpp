@@ -1,6 +1,8 @@
 #include "entropy.h"
 
+#include <pthread.h>
 #include <sys/random.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -9,6 +11,30 @@
 #include "no_pg_check.h"
 
 namespace idgen {
+
+namespace {
+
+// Process-wide (one per process image; a child gets a copy, which the handler marks stale).
+bool g_pid_handler_registered = false;
+volatile bool g_pid_stale = true;
+int g_pid = -1;
+
+void mark_pid_stale() noexcept { g_pid_stale = true; }
+
+}  // namespace
+
+int process_id() noexcept {
+    if (!g_pid_handler_registered) {
+        // If registration fails, the value stays stale and getpid() is read on every call.
+        g_pid_handler_registered = pthread_atfork(nullptr, nullptr, mark_pid_stale) == 0;
+        g_pid_stale = true;
+    }
+    if (g_pid_stale) {
+        g_pid = static_cast<int>(getpid());
+        g_pid_stale = !g_pid_handler_registered;
+    }
+    return g_pid;
+}
 
 bool os_random(std::uint8_t* out, std::size_t n) noexcept {
     std::size_t got = 0;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace idgen {
 
@@ -33,10 +34,10 @@ protected:
 // Costs one getrandom(2) call per kReseedBytes instead of one per kBlock bytes; the kernel's own
 // generator (also ChaCha20) costs about 3 ns a byte through the system call, this one well under 1.
 //
-// The owner passes its process id with each draw. A pool that was filled under another pid
-// (a buffer inherited across fork) is discarded before use, so two processes never hand out the
-// same bytes. Nothing is drawn until the first request, so a pool in a preloaded library is
-// still empty when the postmaster forks.
+// The owner passes its process id (process_id(), never a value fixed at start-up) with each draw.
+// A pool that was filled under another pid (a buffer inherited across fork) is discarded before
+// use, so two processes never hand out the same bytes. Nothing is drawn until the first request,
+// so a pool in a preloaded library is still empty when the postmaster forks.
 class EntropyPool final : public ByteSource {
 public:
     static constexpr std::size_t kBlock = 4096;
@@ -73,5 +74,38 @@ private:
 
 // Reads n bytes straight from the kernel CSPRNG.
 [[nodiscard]] bool os_random(std::uint8_t* out, std::size_t n) noexcept;
+
+// The calling process's id, as getpid() gives it, for state that must never be shared by two
+// processes (a pool's keystream, a generator's last ID). getpid() is a system call (hundreds of ns
+// on a VM, more than the rest of an ID), so it is read once and again after every fork(): a handler
+// registered with pthread_atfork on the first call marks the cached value stale in each child. A
+// PostgreSQL backend's MyProcPid is NOT such an id: it is set when the postmaster starts the
+// backend, and a process that a backend forks (a procedural language that calls fork()) keeps it.
+[[nodiscard]] int process_id() noexcept;
+
+// A generator's state, one per process: get() hands out the state of this process, a fresh
+// (default-constructed) one in a process other than the one that used it last, so a process forked
+// after the state was used never continues its parent's sequence (the same ULID + 1, the same KSUID
+// payload + 1). G is trivially destructible and default-constructible (a global in a backend).
+template <class G>
+class PerProcess {
+    static_assert(std::is_trivially_destructible_v<G> && std::is_default_constructible_v<G>);
+
+public:
+    constexpr PerProcess() noexcept = default;
+
+    [[nodiscard]] G& get() noexcept {
+        const int pid = process_id();
+        if (pid != owner_pid_) {
+            state_ = G{};
+            owner_pid_ = pid;
+        }
+        return state_;
+    }
+
+private:
+    G state_{};
+    int owner_pid_ = -1;
+};
 
 }  // namespace idgen

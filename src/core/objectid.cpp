@@ -1,8 +1,5 @@
 #include "objectid.h"
 
-#include <pthread.h>
-#include <unistd.h>
-
 #include "no_pg_check.h"
 
 namespace idgen {
@@ -30,27 +27,9 @@ ObjectId with_seconds(std::uint32_t s, std::uint8_t fill) noexcept {
 
 bool seconds_fit(std::int64_t s) noexcept { return s >= 0 && s <= kObjectIdMaxSeconds; }
 
-// Process-wide (one per process image; a child gets a copy, which the handler marks stale).
-bool g_pid_handler_registered = false;
-volatile bool g_pid_stale = true;
-int g_pid = -1;
-
-void mark_pid_stale() noexcept { g_pid_stale = true; }
-
 }  // namespace
 
-int objectid_process_id() noexcept {
-    if (!g_pid_handler_registered) {
-        // If registration fails, the value stays stale and getpid() is read on every call.
-        g_pid_handler_registered = pthread_atfork(nullptr, nullptr, mark_pid_stale) == 0;
-        g_pid_stale = true;
-    }
-    if (g_pid_stale) {
-        g_pid = static_cast<int>(getpid());
-        g_pid_stale = !g_pid_handler_registered;
-    }
-    return g_pid;
-}
+int objectid_process_id() noexcept { return process_id(); }
 
 Result<ObjectId> objectid_parse(const char* s, std::size_t n) noexcept {
     if (n != kObjectIdTextLen) return Error::kInvalidSyntax;

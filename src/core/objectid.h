@@ -43,9 +43,8 @@ void objectid_format(const ObjectId& id, char* out) noexcept;
     return unix_ms >= 0 ? unix_ms / 1000 : -((-(unix_ms + 1)) / 1000) - 1;
 }
 
-// The calling process's id, for ObjectIdGenerator. getpid() is a system call (hundreds of ns on a
-// VM, more than the rest of an ID), so it is read once and again after every fork(): a handler
-// registered with pthread_atfork on the first call marks the cached value stale in each child.
+// The calling process's id, for ObjectIdGenerator: process_id() (entropy.h), read once and again
+// after every fork().
 [[nodiscard]] int objectid_process_id() noexcept;
 
 // A generator as the ObjectId specification describes it, per process.

@@ -22,6 +22,7 @@
 
 #include "boundary.h"
 #include "core/correlation.h"
+#include "core/entropy.h"
 #include "core/traceparent.h"
 #include "module.h"
 
@@ -254,12 +255,14 @@ idgen::CorrelationCounterSlot g_local_slots[kLocalSlots];
 char g_local_tag[idgen::kCorrelationTagLen];
 int g_local_pid = -1;
 
+// Per process: process_id(), not MyProcPid, which a process a backend forks keeps.
 void local_reset_if_forked() {
-    if (g_local_pid == MyProcPid) return;
+    const int pid = idgen::process_id();
+    if (g_local_pid == pid) return;
     g_local_head = {};
     std::memset(g_local_slots, 0, sizeof g_local_slots);
     if (!idgen::correlation_random_text(idgen::pg::backend_entropy(), g_local_tag, sizeof g_local_tag)) raise_entropy();
-    g_local_pid = MyProcPid;
+    g_local_pid = pid;
 }
 
 const char* storage_name() {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "core/entropy.h"
 #include "core/trace_decimal.h"
 #include "generator_loop.h"
 #include "generators.h"
@@ -98,7 +99,9 @@ public:
 
     std::int64_t lease_next(std::int64_t) noexcept override {
         DecimalLease& l = g_lease;
-        if (l.pid != MyProcPid || l.launch != launch_) l = DecimalLease{MyProcPid, launch_, -1, 0, 0, 1};
+        // Per process (process_id(), not MyProcPid: a process a backend forks must not issue its lease).
+        const int pid = process_id();
+        if (l.pid != pid || l.launch != launch_) l = DecimalLease{pid, launch_, -1, 0, 0, 1};
         if (l.left == 0) return 0;
         --l.left;
         return id_at(l.next++, l.generator);

@@ -34,7 +34,8 @@ Datum return_ksuid(const Ksuid& id) {
 }
 
 
-idgen::KsuidGenerator g_generator;  // per backend; trivially destructible
+// Per process (a process a backend forks starts afresh, see PerProcess); trivially destructible.
+idgen::PerProcess<idgen::KsuidGenerator> g_generator;
 
 std::int64_t timestamptz_seconds(TimestampTz ts) {
     return idgen::ksuid_floor_seconds(idgen::pg::timestamptz_to_unix_ms(ts));
@@ -64,7 +65,7 @@ IDGEN_BYTE_TYPE_SUPPORT(ksuid, idgen::Ksuid)
 // ---- generation, time -------------------------------------------------------------------------
 
 IDGEN_FUNCTION(gen_ksuid) {
-    auto id = g_generator.next(idgen::unix_time_ns() / 1000000000, idgen::pg::backend_entropy());
+    auto id = g_generator.get().next(idgen::unix_time_ns() / 1000000000, idgen::pg::backend_entropy());
     if (!id) return failure.fail(id.error(), kType, "the clock is outside 2014-05-13 16:53:20+00 .. 2150-06-19 23:21:35+00");
     return return_ksuid(*id);
 }

@@ -41,8 +41,8 @@ Datum return_oid(const ObjectId& id) {
 idgen::ObjectIdGenerator g_generator;
 
 // The seed (random value, counter start) comes straight from the kernel, not from the backend's
-// buffered pool: a buffer is keyed by MyProcPid, which a bare fork() of a backend would not change,
-// so two such children could read the same buffered bytes. A seed is drawn once per process.
+// buffered pool: it is drawn once per process, and the random value is the one thing two processes
+// must never share (the pool is per process too, keyed by process_id()).
 class KernelBytes final : public idgen::ByteSource {
 public:
     bool fill(std::uint8_t* out, std::size_t n) noexcept override { return idgen::os_random(out, n); }

@@ -3,6 +3,7 @@
 // backend holds where the store hands them out. See generators.h and state_store.h.
 #include <type_traits>
 
+#include "core/entropy.h"
 #include "core/snowflake.h"
 #include "generator_loop.h"
 #include "generators.h"
@@ -39,9 +40,11 @@ int g_lease_count = 0;
 int g_lease_pid = -1;
 
 BackendLease& lease_for(const StateKey& k) noexcept {
-    if (g_lease_pid != MyProcPid) {
+    // Per process (process_id(), not MyProcPid: a process a backend forks must not issue its leases).
+    const int pid = process_id();
+    if (g_lease_pid != pid) {
         g_lease_count = 0;
-        g_lease_pid = MyProcPid;
+        g_lease_pid = pid;
     }
     for (int i = 0; i < g_lease_count; ++i)
         if (same_key(g_leases[i].key, k)) return g_leases[i];

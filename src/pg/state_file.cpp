@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/entropy.h"
+
 extern "C" {
 #include "postgres.h"
 #include "access/xlog.h"
@@ -74,16 +76,18 @@ int g_open_pid = -1;
 std::int64_t g_last_fsync_ms = 0;
 
 // A process forked from one that had filled the cache (backends are forked from the postmaster,
-// which opens no state file, so this is a safeguard): the descriptors and their count with
-// PostgreSQL were inherited; close and uncount them.
+// which opens no state file, so this is a safeguard, as is a process a backend forks, which keeps
+// MyProcPid: hence process_id()): the descriptors and their count with PostgreSQL were inherited;
+// close and uncount them.
 void reset_cache_after_fork() noexcept {
-    if (g_open_pid != MyProcPid) {
+    const int pid = process_id();
+    if (g_open_pid != pid) {
         for (int i = 0; i < g_open_count; ++i) {
             ::close(g_open[i].fd);
             ReleaseExternalFD();
         }
         g_open_count = 0;
-        g_open_pid = MyProcPid;
+        g_open_pid = pid;
     }
 }
 

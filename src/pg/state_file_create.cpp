@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "core/entropy.h"
 #include "core/snowflake.h"
 #include "state_file.h"
 #include "state_file_io.h"
@@ -73,7 +74,7 @@ bool create_state(const StateKey& k, const char* path, std::int64_t start_mark, 
         ok = !had_legacy || (retire_legacy(lfd, lpath, k, mark, err) && fsync_dir(kLegacyDir));
         if (!ok && err.code == Error::kNoOutcome) fail_errno(err, "fsync directory of", lpath);
         char tmp[80];
-        snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, static_cast<int>(MyProcPid));
+        snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, process_id());
         if (ok) {
             StateRecord r{};
             r.epoch_ms = k.epoch_ms;

@@ -29,7 +29,8 @@ Datum return_ulid(const Ulid& id) {
     return PointerGetDatum(out);
 }
 
-idgen::UlidGenerator g_generator;  // per backend; trivially destructible
+// Per process (a process a backend forks starts afresh, see PerProcess); trivially destructible.
+idgen::PerProcess<idgen::UlidGenerator> g_generator;
 
 }  // namespace
 
@@ -84,7 +85,7 @@ IDGEN_FUNCTION(ulid_send) {
 
 IDGEN_FUNCTION(gen_ulid) {
     auto& random = idgen::pg::backend_entropy();
-    auto id = g_generator.next(idgen::unix_time_ms(), random);
+    auto id = g_generator.get().next(idgen::unix_time_ms(), random);
     if (!id) return failure.fail(id.error(), kType, "the clock is past the year 10889");
     return return_ulid(*id);
 }

@@ -45,13 +45,14 @@ constexpr const char* kType = "uuid";
     pg_unreachable();
 }
 
-// Per backend; trivially destructible. Its own timestamp, independent of the UUIDv7 clock.
-idgen::Uuidv6Generator g_generator;
+// Per process (a process a backend forks starts afresh, see PerProcess); trivially destructible.
+// Its own timestamp, independent of the UUIDv7 clock.
+idgen::PerProcess<idgen::Uuidv6Generator> g_generator;
 
 }  // namespace
 
 IDGEN_FUNCTION(gen_uuidv6) {
-    auto id = g_generator.next(idgen::unix_time_ns(), idgen::pg::backend_entropy());
+    auto id = g_generator.get().next(idgen::unix_time_ns(), idgen::pg::backend_entropy());
     if (!id) return failure.fail(id.error(), kType, "the clock is outside 1582-10-15 .. 5236-03-31");
     return return_uuid(*id);
 }

@@ -49,13 +49,14 @@ Datum return_time(FunctionCallInfo fcinfo, idgen::UuidTime t) {
     PG_RETURN_TIMESTAMPTZ(t.unix_us - kPgEpochUnixUs);
 }
 
-// Per backend, shared by uuidv7() and uuidv7(interval) as in PostgreSQL 18; trivially destructible.
-idgen::Uuidv7Generator g_generator;
+// Per backend, shared by uuidv7() and uuidv7(interval) as in PostgreSQL 18; per process (a process
+// a backend forks starts afresh, see PerProcess); trivially destructible.
+idgen::PerProcess<idgen::Uuidv7Generator> g_generator;
 
 }  // namespace
 
 idgen::Result<Uuid> idgen::pg::next_uuidv7() noexcept {
-    return g_generator.next(idgen::unix_time_ns(), idgen::pg::backend_entropy());
+    return g_generator.get().next(idgen::unix_time_ns(), idgen::pg::backend_entropy());
 }
 
 IDGEN_FUNCTION(gen_uuidv7) {
@@ -71,7 +72,7 @@ IDGEN_FUNCTION(gen_uuidv7) {
 // millisecond (year 10889) raises 22008 with core's words; timestamptz overflow raises its own 22008.
 IDGEN_FUNCTION(gen_uuidv7_shift) {
     Interval* shift = PG_GETARG_INTERVAL_P(0);
-    auto ns = g_generator.clock().tick(idgen::unix_time_ns());
+    auto ns = g_generator.get().clock().tick(idgen::unix_time_ns());
     if (!ns) return failure.fail(ns.error(), kType, "the clock is past the year 2262");
     if (IDGEN_INTERVAL_IS_INFINITE(shift)) raise_shift_out_of_range(true);
     const TimestampTz now_ts = *ns / 1000 - kPgEpochUnixUs;

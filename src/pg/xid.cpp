@@ -40,8 +40,8 @@ Datum return_xid(const Xid& id) {
 // and again after a fork (XidGenerator keys it by the process id, as gen_objectid does).
 idgen::XidGenerator g_generator;
 
-// The counter's start comes straight from the kernel, not from the backend's buffered pool (keyed
-// by MyProcPid, which a bare fork() of a backend would not change): the same reason as gen_objectid.
+// The counter's start comes straight from the kernel, as gen_objectid's seed does: a draw once per
+// process, which needs no buffer.
 class KernelBytes final : public idgen::ByteSource {
 public:
     bool fill(std::uint8_t* out, std::size_t n) noexcept override { return idgen::os_random(out, n); }

@@ -102,10 +102,12 @@ CREATE AGGREGATE max(ulid) (
     SFUNC = ulid_larger, STYPE = ulid, COMBINEFUNC = ulid_larger, SORTOP = >, PARALLEL = SAFE
 );
 
--- Generation. VOLATILE; PARALLEL SAFE because each backend keeps its own monotonic state:
--- order holds within one backend (one session), not across parallel workers or sessions.
+-- Generation. VOLATILE. Each backend keeps its own monotonic state, and a parallel worker is a
+-- backend of its own: PARALLEL RESTRICTED, so every call runs in the session's own backend and a
+-- session's IDs strictly increase (a parallel plan still scans in its workers). gen_ulid(timestamptz)
+-- does not touch that state: PARALLEL SAFE.
 CREATE FUNCTION gen_ulid() RETURNS ulid
-    AS 'MODULE_PATHNAME', 'gen_ulid' LANGUAGE C VOLATILE PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'gen_ulid' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION gen_ulid() IS 'new ULID: current ms + 80 CSPRNG bits; strictly increasing within a backend';
 CREATE FUNCTION gen_ulid(timestamptz) RETURNS ulid
     AS 'MODULE_PATHNAME', 'gen_ulid_at' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;

@@ -4,15 +4,16 @@
 -- 21_uuid_core_names.sql.
 -------------------------------------------------------------------------------
 
--- Generation. VOLATILE; PARALLEL SAFE because each backend keeps its own monotonic clock:
--- order holds within one backend (one session), not across parallel workers or sessions, and
--- not between these and PostgreSQL 18's core uuidv7(), which keeps a clock of its own.
+-- Generation. VOLATILE. Each backend keeps its own monotonic clock, and a parallel worker is a
+-- backend of its own: PARALLEL RESTRICTED, so every call runs in the session's own backend and a
+-- session's IDs strictly increase. Order does not hold across sessions, nor between these and
+-- PostgreSQL 18's core uuidv7(), which keeps a clock of its own.
 CREATE FUNCTION gen_uuidv7() RETURNS uuid
-    AS 'MODULE_PATHNAME', 'gen_uuidv7' LANGUAGE C VOLATILE PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'gen_uuidv7' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION gen_uuidv7() IS
     'new UUIDv7: Unix ms, 12-bit sub-ms fraction (RFC 9562 method 3), 62 CSPRNG bits; strictly increasing within a backend';
 CREATE FUNCTION gen_uuidv7(shift interval) RETURNS uuid
-    AS 'MODULE_PATHNAME', 'gen_uuidv7_shift' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'gen_uuidv7_shift' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION gen_uuidv7(interval) IS
     'new UUIDv7 whose time is the current time plus the interval (as PostgreSQL 18 uuidv7(interval))';
 

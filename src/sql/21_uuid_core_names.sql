@@ -7,19 +7,20 @@
 -- five) an unqualified call is core's, and a schema-qualified call is ours. Creating them
 -- everywhere keeps a dump restorable on any later server: pg_dump writes calls to extension
 -- functions schema-qualified (DEFAULT public.uuidv7()). Our uuidv7() and uuidv7(interval) share
--- gen_uuidv7()'s per-backend clock; core's uuidv7() on 18 has a clock of its own.
+-- gen_uuidv7()'s per-backend clock, and are PARALLEL RESTRICTED as it is; core's uuidv7() on 18
+-- has a clock of its own (and is PARALLEL SAFE).
 --
 -- CREATE OR REPLACE: this file is also part of the 0.1.0 -> 0.2.0 upgrade script, where 0.1.0
 -- has created some of these names (depending on the server version) and not others.
 -------------------------------------------------------------------------------
 
 CREATE OR REPLACE FUNCTION @extschema@.uuidv7() RETURNS uuid
-    AS 'MODULE_PATHNAME', 'gen_uuidv7' LANGUAGE C VOLATILE PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'gen_uuidv7' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION @extschema@.uuidv7() IS
     'generate UUID version 7 (id_gen; as PostgreSQL 18, on the clock of gen_uuidv7())';
 
 CREATE OR REPLACE FUNCTION @extschema@.uuidv7(shift interval) RETURNS uuid
-    AS 'MODULE_PATHNAME', 'gen_uuidv7_shift' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'gen_uuidv7_shift' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION @extschema@.uuidv7(interval) IS
     'generate UUID version 7 with a timestamp shifted by specified interval (id_gen; as PostgreSQL 18)';
 

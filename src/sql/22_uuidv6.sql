@@ -9,10 +9,10 @@
 -- CREATE OR REPLACE: this file is also part of the 0.2.0 -> 0.3.0 upgrade script.
 -------------------------------------------------------------------------------
 
--- VOLATILE; PARALLEL SAFE because each backend keeps its own monotonic timestamp (order holds
--- within one backend, as for gen_uuidv7()).
+-- VOLATILE; PARALLEL RESTRICTED as gen_uuidv7(): each backend keeps its own monotonic timestamp,
+-- so every call runs in the session's own backend, never in a parallel worker.
 CREATE OR REPLACE FUNCTION @extschema@.uuidv6() RETURNS uuid
-    AS 'MODULE_PATHNAME', 'gen_uuidv6' LANGUAGE C VOLATILE PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'gen_uuidv6' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION @extschema@.uuidv6() IS
     'new UUIDv6: 60-bit Gregorian 100 ns timestamp high bits first, random 14-bit clock sequence and multicast-bit node; strictly increasing within a backend';
 

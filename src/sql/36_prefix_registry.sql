@@ -56,7 +56,8 @@ CREATE OR REPLACE FUNCTION prefix_owner(prefix text) RETURNS text
 COMMENT ON FUNCTION prefix_owner(text) IS 'the entity a prefix is registered for; NULL if it is not registered';
 
 -- Generator: a new UUIDv7 (the backend's gen_uuidv7() sequence) as prefixed text, for a
--- registered prefix only (42704 otherwise).
+-- registered prefix only (42704 otherwise). PARALLEL RESTRICTED as gen_uuidv7(): the session's
+-- own backend makes every ID, so they increase with its other UUIDv7s.
 CREATE OR REPLACE FUNCTION gen_prefixed(prefix text) RETURNS text
-    AS 'MODULE_PATHNAME', 'gen_prefixed' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'gen_prefixed' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION gen_prefixed(text) IS 'new prefixed ID (a UUIDv7 in base36) for a registered prefix';

@@ -261,5 +261,5 @@ CREATE FUNCTION prefixed_split(value text, body text, OUT prefix text, OUT id uu
     AS 'MODULE_PATHNAME', 'prefixed_split' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION prefixed_split(text, text) IS 'prefixed text of unknown type, body in the given encoding, as (prefix, id)';
 CREATE FUNCTION gen_prefixed(prefix text, body text) RETURNS text
-    AS 'MODULE_PATHNAME', 'gen_prefixed' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'gen_prefixed' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION gen_prefixed(text, text) IS 'new prefixed ID (a UUIDv7, body in base36 or base62) for a registered prefix';

@@ -110,10 +110,11 @@ CREATE AGGREGATE max(ksuid) (
     SFUNC = ksuid_larger, STYPE = ksuid, COMBINEFUNC = ksuid_larger, SORTOP = >, PARALLEL = SAFE
 );
 
--- Generation. VOLATILE; PARALLEL SAFE because each backend keeps its own monotonic state:
--- order holds within one backend (one session), not across parallel workers or sessions.
+-- Generation. VOLATILE. Each backend keeps its own monotonic state, and a parallel worker is a
+-- backend of its own: PARALLEL RESTRICTED, so every call runs in the session's own backend and a
+-- session's KSUIDs strictly increase. gen_ksuid(timestamptz) does not touch that state: PARALLEL SAFE.
 CREATE FUNCTION gen_ksuid() RETURNS ksuid
-    AS 'MODULE_PATHNAME', 'gen_ksuid' LANGUAGE C VOLATILE PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'gen_ksuid' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION gen_ksuid() IS 'new KSUID: current second + 128 CSPRNG bits; strictly increasing within a backend';
 CREATE FUNCTION gen_ksuid(timestamptz) RETURNS ksuid
     AS 'MODULE_PATHNAME', 'gen_ksuid_at' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;

@@ -114,10 +114,11 @@ CREATE AGGREGATE max(rsxid) (
     SFUNC = rsxid_larger, STYPE = rsxid, COMBINEFUNC = rsxid_larger, SORTOP = >, PARALLEL = SAFE
 );
 
--- Generation: VOLATILE; PARALLEL SAFE because each backend (and worker) has its own process ID
--- and counter.
+-- Generation: VOLATILE. Each backend has its own process ID and counter, and a parallel worker is
+-- a backend of its own: PARALLEL RESTRICTED, so a session's xids carry its own backend's process
+-- ID and strictly increase.
 CREATE FUNCTION gen_xid() RETURNS rsxid
-    AS 'MODULE_PATHNAME', 'gen_xid' LANGUAGE C VOLATILE PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'gen_xid' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION gen_xid() IS 'new xid: current Unix seconds, this server''s machine ID, the backend''s pid, the next counter value; strictly increasing within a backend';
 
 -- Decoders and bounds.

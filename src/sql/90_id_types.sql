@@ -175,7 +175,7 @@ BEGIN
         send := pg_catalog.format('LANGUAGE C AS %L, %L', 'MODULE_PATHNAME', base || '_send');
         smaller := pg_catalog.format('LANGUAGE C AS %L, %L', 'MODULE_PATHNAME', base || '_smaller');
         larger := pg_catalog.format('LANGUAGE C AS %L, %L', 'MODULE_PATHNAME', base || '_larger');
-        gen := 'gen_' || id_type_create.kind; gen_parallel := 'SAFE';
+        gen := 'gen_' || id_type_create.kind; gen_parallel := 'RESTRICTED';
         base := '@extschema@.' || base;
     ELSE
         base := CASE id_type_create.kind WHEN 'ulid' THEN '@extschema@.ulid' ELSE 'pg_catalog.uuid' END;
@@ -184,7 +184,7 @@ BEGIN
         recv := 'LANGUAGE internal AS ''uuid_recv''';
         send := 'LANGUAGE internal AS ''uuid_send''';
         smaller := 'LANGUAGE C AS ''MODULE_PATHNAME'', ''ulid_smaller'''; larger := 'LANGUAGE C AS ''MODULE_PATHNAME'', ''ulid_larger''';
-        gen := CASE id_type_create.kind WHEN 'ulid' THEN 'gen_ulid' ELSE 'gen_uuidv7' END; gen_parallel := 'SAFE';
+        gen := CASE id_type_create.kind WHEN 'ulid' THEN 'gen_ulid' ELSE 'gen_uuidv7' END; gen_parallel := 'RESTRICTED';
     END IF;
     spec := pg_catalog.format('kind=%s format=%s prefix=%s', id_type_create.kind, id_type_create.format, id_type_create.prefix);
 

@@ -579,4 +579,26 @@ TEST_F(UpdateEqualsFresh, EveryReleasedVersionUpdatesToAFreshInstall) {
     }
 }
 
+// The generators of ID types that 0.2.0's create_id_type() made (kinds ulid and uuidv7: PARALLEL
+// SAFE then) are PARALLEL RESTRICTED after the update, as create_id_type() makes them now; a
+// snowflake type's stays PARALLEL UNSAFE. (Created types are not members: the comparison above
+// does not see them.)
+TEST(UpdateCreatedTypes, GeneratorsGetTheLabelsCreateIdTypeGivesNow) {
+    ScratchDb db("it_update_types", "0.2.0");
+    pqxx::connection c(db.dsn());
+    pqxx::nontransaction tx(c);
+    tx.exec("SELECT create_id_type('upd_ulid', kind => 'ulid', prefix => 'updu'),"
+            "       create_id_type('upd_v7', kind => 'uuidv7', prefix => 'updv', format => 'typeid'),"
+            "       create_id_type('upd_sf', kind => 'snowflake', prefix => 'upds')");
+    const char* labels =
+        "SELECT string_agg(p.proname || '=' || p.proparallel::text, ' ' ORDER BY p.proname) FROM pg_proc p "
+        "WHERE p.pronargs = 0 AND p.proname IN ('gen_upd_ulid', 'gen_upd_v7', 'gen_upd_sf', 'gen_ulid', 'gen_uuidv7')";
+    EXPECT_EQ(tx.exec1(labels)[0].as<std::string>(), "gen_ulid=s gen_upd_sf=u gen_upd_ulid=s gen_upd_v7=s gen_uuidv7=s");
+    tx.exec("ALTER EXTENSION id_gen UPDATE");
+    EXPECT_EQ(tx.exec1(labels)[0].as<std::string>(), "gen_ulid=r gen_upd_sf=u gen_upd_ulid=r gen_upd_v7=r gen_uuidv7=r");
+    // And the same for a type created after the update.
+    tx.exec("SELECT create_id_type('upd_ksuid', kind => 'ksuid', prefix => 'updk')");
+    EXPECT_EQ(tx.exec1("SELECT proparallel::text FROM pg_proc WHERE proname = 'gen_upd_ksuid'")[0].as<std::string>(), "r");
+}
+
 }  // namespace
