@@ -20,7 +20,7 @@ ORDER BY p.oid::regprocedure::text;
 
 -- No function of the permutation is executable by PUBLIC, and only superusers read the key table.
 SELECT p.oid::regprocedure AS function, has_function_privilege('public', p.oid, 'EXECUTE') AS public_execute
-FROM pg_proc p WHERE p.proname LIKE 'id\_%permute%' ORDER BY 1::text;
+FROM pg_proc p WHERE p.proname LIKE 'id\_%permute%' ORDER BY p.oid::regprocedure::text;
 SELECT relacl IS NOT NULL AND NOT has_table_privilege('public', 'permute_keys', 'SELECT') AS public_cannot_read
 FROM pg_class WHERE oid = 'permute_keys'::regclass;
 CREATE ROLE permute_app;

@@ -31,7 +31,7 @@ SELECT (-9223372036854775808)::bigint::snowflake;
 \set VERBOSITY default
 SELECT (-3)::bigint::snowflake;
 SELECT castsource::regtype, casttarget::regtype, castcontext, castmethod FROM pg_cast
-  WHERE castsource = 'snowflake'::regtype OR casttarget = 'snowflake'::regtype ORDER BY 1::text, 2::text;
+  WHERE castsource = 'snowflake'::regtype OR casttarget = 'snowflake'::regtype ORDER BY castsource::regtype::text, casttarget::regtype::text;
 CREATE TEMP TABLE big (v bigint);
 INSERT INTO big VALUES ('77'::snowflake);  -- assignment cast
 SELECT v FROM big;
