@@ -28,6 +28,7 @@ extern "C" {
 #include "access/skey.h"
 #include "access/stratnum.h"
 #include "access/table.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
@@ -89,6 +90,7 @@ struct CachedShard {
     std::int32_t shard;
     std::int64_t epoch_ms;
     int node_id;             // id_gen.node_id when the entry was made (a reload can change it)
+    int group;               // this node's Citus group when the entry was made (-1: no Citus)
     std::int32_t seq_lo;     // this server's block of the sequence field: seq_lo .. seq_lo + 2^seq_bits - 1
     std::int32_t seq_bits;   // 10 (the whole field) when the shard has no blocks
     std::int64_t valid_from_ms;  // the block is used from this Unix ms on
@@ -101,6 +103,8 @@ struct Tables {
     Oid blocks;    // InvalidOid: absent (not cached as such)
     AttrNumber r_shard, r_schema, r_epoch;
     AttrNumber b_shard, b_node, b_lo, b_bits, b_from;
+    AttrNumber b_group;  // InvalidAttrNumber: SQL older than 0.3.0 (no node_group column)
+    Oid identity;        // shard_node_identity; InvalidOid: absent (SQL older than 0.3.0)
 };
 
 HTAB* g_shards = nullptr;
@@ -119,6 +123,15 @@ Oid g_taken_registry = InvalidOid, g_taken_blocks = InvalidOid;
 int g_taken_n_registry = 0, g_taken_n_blocks = 0;
 bool g_taken_ok = true;
 bool g_callbacks_registered = false;
+// This node's Citus group (pg_dist_local_group), read once per transaction by lock_tables(): -1
+// without Citus in this database, -2 not read yet in this transaction.
+int g_group = -2;
+// The identity the coordinator confirmed for this node (a row of shard_node_identity, see
+// identity_confirmed()), as last found by this backend: -1 none. Dropped by a relcache
+// invalidation of that table (a TRUNCATE by hand); a crash, which empties the table, restarts
+// every backend.
+int g_identity_group = -1, g_identity_node = -1;
+Oid g_known_identity = InvalidOid;
 
 void drop_all_shards() noexcept {
     ++g_shards_generation;
@@ -143,6 +156,8 @@ void on_syscache(Datum arg, int cacheid, uint32 hashvalue) {
 }
 
 void on_relcache(Datum, Oid relid) {
+    if (relid == InvalidOid || (OidIsValid(g_known_identity) && relid == g_known_identity))
+        g_identity_group = g_identity_node = -1;
     if (relid == InvalidOid || !OidIsValid(g_known_registry) || relid == g_known_registry ||
         (OidIsValid(g_known_blocks) && relid == g_known_blocks)) {
         drop_all_shards();
@@ -158,6 +173,7 @@ void forget_taken() noexcept {
 
 void on_xact(XactEvent, void*) {
     g_locked = false;
+    g_group = -2;
     forget_taken();
 }
 void on_subxact(SubXactEvent event, SubTransactionId, SubTransactionId, void*) {
@@ -222,8 +238,68 @@ Tables find_tables() {
         t.b_lo = column(t.blocks, "shard_blocks", "seq_lo", INT4OID);
         t.b_bits = column(t.blocks, "shard_blocks", "seq_bits", INT4OID);
         t.b_from = column(t.blocks, "shard_blocks", "valid_from", TIMESTAMPTZOID);
+        // 0.3.0's column: the Citus group each block was granted to.
+        if (get_attnum(t.blocks, "node_group") != InvalidAttrNumber)
+            t.b_group = column(t.blocks, "shard_blocks", "node_group", INT4OID);
     }
+    t.identity = idgen::pg::extension_table("shard_node_identity", extnsp);
     return t;
+}
+
+// This node's Citus group: the one row of Citus's pg_dist_local_group (0 on the coordinator), or
+// -1 when Citus is not installed in this database. Read by name at run time (id_gen does not
+// depend on Citus); only a superuser can put a table into pg_catalog. Only trivially destructible
+// locals.
+int read_local_group() {
+    const Oid relid = get_relname_relid("pg_dist_local_group", PG_CATALOG_NAMESPACE);
+    if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_RELATION) return -1;
+    int group = -1;
+    Relation rel = table_open(relid, AccessShareLock);
+    const AttrNumber a = get_attnum(relid, "groupid");
+    if (a != InvalidAttrNumber && get_atttype(relid, a) == INT4OID) {
+        SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, nullptr, 0, nullptr);
+        HeapTuple row = systable_getnext(scan);
+        if (HeapTupleIsValid(row)) {
+            bool isnull = true;
+            const Datum d = heap_getattr(row, a, RelationGetDescr(rel), &isnull);
+            if (!isnull && DatumGetInt32(d) >= 0) group = DatumGetInt32(d);
+        }
+        systable_endscan(scan);
+    }
+    table_close(rel, AccessShareLock);
+    return group;
+}
+
+// Whether this node's identity, Citus group `group` with id_gen.node_id `node`, is confirmed: a
+// row of shard_node_identity, an UNLOGGED table that only the coordinator writes, over a
+// connection to the address pg_dist_node has for that group (shard_cluster_identify(), run by
+// shard_cluster_grant()). pg_basebackup does not copy an unlogged table's rows and a crash empties
+// it, so a copy of this node started as a server of its own, which has this node's group, blocks
+// and settings, finds none and is never given one. Read with a fresh snapshot (a row the
+// coordinator wrote during this call counts); true when the table is absent (SQL older than
+// 0.3.0). Only trivially destructible locals.
+bool identity_confirmed(const Tables& t, int group, int node) {
+    if (!OidIsValid(t.identity)) return true;
+    if (g_identity_group == group && g_identity_node == node) return true;
+    bool found = false;
+    Relation rel = table_open(t.identity, AccessShareLock);
+    const AttrNumber a_group = get_attnum(t.identity, "node_group"), a_node = get_attnum(t.identity, "node_id");
+    if (a_group != InvalidAttrNumber && a_node != InvalidAttrNumber) {
+        SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, nullptr, 0, nullptr);
+        for (HeapTuple row = systable_getnext(scan); HeapTupleIsValid(row) && !found; row = systable_getnext(scan)) {
+            bool ng = true, nn = true;
+            const Datum dg = heap_getattr(row, a_group, RelationGetDescr(rel), &ng);
+            const Datum dn = heap_getattr(row, a_node, RelationGetDescr(rel), &nn);
+            found = !ng && !nn && DatumGetInt32(dg) == group && DatumGetInt32(dn) == node;
+        }
+        systable_endscan(scan);
+    }
+    table_close(rel, AccessShareLock);
+    if (found) {
+        g_identity_group = group;
+        g_identity_node = node;
+    }
+    return found;
 }
 
 // Takes ShareLock on both tables for this transaction, unless it holds them already, and makes
@@ -241,6 +317,7 @@ Tables lock_tables() {
             g_tables = find_tables();
             g_known_registry = g_tables.registry;
             if (OidIsValid(g_tables.blocks)) g_known_blocks = g_tables.blocks;
+            if (OidIsValid(g_tables.identity)) g_known_identity = g_tables.identity;
         }
         const std::uint64_t generation = g_shards_generation;
         const Tables t = g_tables;
@@ -249,6 +326,7 @@ Tables lock_tables() {
         // Invalidations may also arrive while the second lock is taken: check after both.
         if (generation == g_shards_generation) {
             g_locked = true;
+            if (g_group == -2) g_group = read_local_group();
             return t;
         }
         if (attempt >= 100) elog(ERROR, "id_gen shard tables keep changing");
@@ -257,11 +335,19 @@ Tables lock_tables() {
 
 // Fills in this server's block of `entry`'s shard from shard_blocks (absent before 0.2.0: no
 // blocks). When the shard has blocks and none is this server's: sets *miss if `miss` is given,
-// else raises. Runs under lock_tables(), with the tables it returned.
+// else raises. On a Citus node a block is this server's when it has this server's id_gen.node_id
+// and was granted to this node's Citus group (node_group). A block of this node id granted to
+// another group is another node's: a miss too, so that a worker asks the coordinator, which
+// refuses (55000, naming the node that holds it) unless that node has left pg_dist_node, and then
+// hands the node id's blocks over to this one (shard_cluster_grant_blocks()); without `miss` (the
+// coordinator, which asks no one, or no answer) it is refused here, naming both groups. A block
+// with no group (granted by 0.2.0, or written by hand) is a miss, for the coordinator to claim.
+// Runs under lock_tables(), with the tables it returned.
 void find_block(const Tables& t, CachedShard& entry, const char* nspname, bool* miss) {
     if (!OidIsValid(t.blocks)) return;
     int blocks = 0;
     bool mine = false;
+    int foreign_group = -1;
     ScanKeyData key[1];
     ScanKeyInit(&key[0], t.b_shard, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(entry.shard));
     Relation rel = table_open(t.blocks, AccessShareLock);
@@ -276,6 +362,15 @@ void find_block(const Tables& t, CachedShard& entry, const char* nspname, bool* 
         const Datum d_bits = heap_getattr(row, t.b_bits, RelationGetDescr(rel), &n3);
         const Datum d_from = heap_getattr(row, t.b_from, RelationGetDescr(rel), &n4);
         if (n1 || n2 || n3 || n4 || DatumGetInt32(d_node) != entry.node_id || entry.node_id < 0) continue;
+        if (entry.group >= 0) {
+            bool ng = true;
+            const Datum d_group = t.b_group != InvalidAttrNumber ? heap_getattr(row, t.b_group, RelationGetDescr(rel), &ng) : Datum(0);
+            if (ng) continue;
+            if (DatumGetInt32(d_group) != entry.group) {
+                foreign_group = DatumGetInt32(d_group);
+                continue;
+            }
+        }
         const std::int32_t lo = DatumGetInt32(d_lo), bits = DatumGetInt32(d_bits);
         // The table's CHECKs keep blocks aligned and inside the field; checked again here, since
         // a block outside them would put bits into the shard field.
@@ -288,6 +383,19 @@ void find_block(const Tables& t, CachedShard& entry, const char* nspname, bool* 
     }
     systable_endscan(scan);
     table_close(rel, AccessShareLock);
+    if (!mine && foreign_group >= 0 && miss != nullptr) {
+        *miss = true;
+        return;
+    }
+    if (!mine && foreign_group >= 0)
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("id_gen.node_id %d of this node (Citus group %d) is another node's: its block of shard %d "
+                               "(schema \"%s\") was granted to Citus group %d",
+                               entry.node_id, entry.group, entry.shard, nspname, foreign_group),
+                        errdetail("A node issues a shard's IDs only from a block the coordinator granted to its own Citus "
+                                  "group; two nodes with one id_gen.node_id would issue the same IDs."),
+                        errhint("Set this node's id_gen.node_id back to its own number (on the coordinator, shard_blocks "
+                                "has the node id of each node_group) and reload; nothing was issued.")));
     if (blocks > 0 && !mine && miss != nullptr) {
         *miss = true;
         return;
@@ -309,23 +417,40 @@ void find_block(const Tables& t, CachedShard& entry, const char* nspname, bool* 
     }
 }
 
+// A next_id() dropped while its caller waited for the lock (drop_shard() drops the function; a
+// statement planned before that commits still calls it): 42883, saying so, rather than an
+// internal error. Only trivially destructible locals.
+[[noreturn]] void raise_dropped(Oid fn_oid) {
+    ereport(ERROR, (errcode(ERRCODE_UNDEFINED_FUNCTION),
+                    errmsg("this next_id() (function %u) no longer exists: its shard was dropped", fn_oid),
+                    errdetail("drop_shard() (or a DROP of its function or schema) committed while this statement waited for it."),
+                    errhint("Nothing was issued; call the next_id() of a registered shard (see shard_registry).")));
+    pg_unreachable();
+}
+
+// The schema of next_id() function `fn_oid`; raise_dropped() when it is gone.
+Oid next_id_schema(Oid fn_oid) {
+    HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn_oid));
+    if (!HeapTupleIsValid(tup)) raise_dropped(fn_oid);
+    const Oid nsp = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tup))->pronamespace;
+    ReleaseSysCache(tup);
+    return nsp;
+}
+
 // Looks the shard of next_id() function `fn_oid` up in the registry. When its schema is not a
 // registered shard, or the shard has blocks and none is this server's: sets *miss if `miss` is
 // given (the entry is then not to be used), else raises. Runs under lock_tables(), with the tables
 // it returned.
 CachedShard lookup_shard(const Tables& t, Oid fn_oid, bool* miss) {
-    HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn_oid));
-    if (!HeapTupleIsValid(tup)) elog(ERROR, "cache lookup failed for function %u", fn_oid);
-    const Oid nsp = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tup))->pronamespace;
-    ReleaseSysCache(tup);
+    const Oid nsp = next_id_schema(fn_oid);
     char* nspname = get_namespace_name(nsp);
-    if (nspname == nullptr) elog(ERROR, "cache lookup failed for namespace %u", nsp);
+    if (nspname == nullptr) raise_dropped(fn_oid);
 
     // A plain catalog-style scan, not SPI: SQL text would be parsed under the caller's
     // search_path (an operator planted on it could run in place of ours, the CVE-2018-1058
     // pattern). Only trivially destructible locals live across these calls.
     CachedShard entry{fn_oid, true, GetSysCacheHashValue1(PROCOID, ObjectIdGetDatum(fn_oid)),
-                      GetSysCacheHashValue1(NAMESPACEOID, ObjectIdGetDatum(nsp)), -1, 0, idgen::pg::g_node_id, 0, 10, 0,
+                      GetSysCacheHashValue1(NAMESPACEOID, ObjectIdGetDatum(nsp)), -1, 0, idgen::pg::g_node_id, g_group, 0, 10, 0,
                       false, false};
     NameData nd;
     namestrcpy(&nd, nspname);
@@ -377,12 +502,12 @@ std::uint64_t g_last_generation = 0;
 
 CachedShard current_shard(Oid fn_oid, bool* miss) {
     if (g_locked && OidIsValid(g_tables.registry) && g_last.fn_oid == fn_oid && OidIsValid(fn_oid) &&
-        g_last_generation == g_shards_generation && g_last.node_id == idgen::pg::g_node_id)
+        g_last_generation == g_shards_generation && g_last.node_id == idgen::pg::g_node_id && g_last.group == g_group)
         return g_last;
     const Tables t = lock_tables();
     const std::uint64_t before = g_shards_generation;
     auto* hit = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_FIND, nullptr));
-    if (hit != nullptr && hit->valid && hit->node_id == idgen::pg::g_node_id) {
+    if (hit != nullptr && hit->valid && hit->node_id == idgen::pg::g_node_id && hit->group == g_group) {
         g_last = *hit;
         g_last_generation = before;
         return g_last;
@@ -422,12 +547,9 @@ bool pull_grant(Oid fn_oid, bool was_locked, CachedShard& entry) {
     const Oid pull = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid, CStringGetDatum("shard_cluster_pull"),
                                      PointerGetDatum(buildoidvector(argtypes, 1)), ObjectIdGetDatum(extnsp));
     if (!OidIsValid(pull) || getExtensionOfObject(ProcedureRelationId, pull) != get_extension_oid("id_gen", false)) return false;
-    HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn_oid));
-    if (!HeapTupleIsValid(tup)) elog(ERROR, "cache lookup failed for function %u", fn_oid);
-    const Oid nsp = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tup))->pronamespace;
-    ReleaseSysCache(tup);
+    const Oid nsp = next_id_schema(fn_oid);
     char* nspname = get_namespace_name(nsp);
-    if (nspname == nullptr) elog(ERROR, "cache lookup failed for namespace %u", nsp);
+    if (nspname == nullptr) raise_dropped(fn_oid);
     NameData nd;
     namestrcpy(&nd, nspname);
     if (!was_locked && g_locked && g_taken_ok) {
@@ -451,7 +573,7 @@ bool pull_grant(Oid fn_oid, bool was_locked, CachedShard& entry) {
         return false;
     entry = CachedShard{fn_oid, true, GetSysCacheHashValue1(PROCOID, ObjectIdGetDatum(fn_oid)),
                         GetSysCacheHashValue1(NAMESPACEOID, ObjectIdGetDatum(nsp)), shard,
-                        idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_epoch)), idgen::pg::g_node_id, lo, bits,
+                        idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_epoch)), idgen::pg::g_node_id, g_group, lo, bits,
                         idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_from)), true, false};
     // Under the lock again (the tables cannot change under this transaction from here on), and
     // cached unless an invalidation arrived meanwhile.
@@ -485,6 +607,27 @@ IDGEN_FUNCTION(shard_next_id) {
     bool miss = false;
     CachedShard entry = current_shard(fn_oid, &miss);
     if (miss && !pull_grant(fn_oid, was_locked, entry)) entry = current_shard(fn_oid, nullptr);
+    // A Citus worker issues from its block only once the coordinator has confirmed its identity
+    // (identity_confirmed(): checked once per backend, again after a reload changes the node id).
+    // Without it, it asks the coordinator (the same request as for a block it lacks), which
+    // confirms it over a connection to this group's address in pg_dist_node: to this node, not to
+    // a copy of it.
+    if (entry.in_block && entry.group > 0 && !identity_confirmed(lock_tables(), entry.group, entry.node_id)) {
+        CachedShard asked = entry;
+        const bool answered = pull_grant(fn_oid, was_locked, asked);
+        if (!answered || !asked.in_block || !identity_confirmed(lock_tables(), entry.group, entry.node_id))
+            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                            errmsg("this node (Citus group %d, id_gen.node_id %d) is not confirmed by the coordinator as that node",
+                                   entry.group, entry.node_id),
+                            errdetail("The coordinator confirms a node's identity only over a connection to the address "
+                                      "pg_dist_node has for its group, and a copy of a node (pg_basebackup, a copied data "
+                                      "directory) started as a server of its own has that node's group and blocks: "
+                                      "issuing from them would repeat that node's IDs."),
+                            errhint("Nothing was issued. Add a copy to the cluster as a node of its own "
+                                    "(citus_add_node(), with its own id_gen.node_id), or point pg_dist_node at it "
+                                    "(citus_update_node()) if it replaces that node.")));
+        entry = asked;
+    }
     // A block is used from its valid_from on. Once the clock has passed it, this backend's cache
     // entry says so and later calls read no clock here: the generator never issues an ID older
     // than one it issued, so every later ID of the block is as late.
