@@ -64,20 +64,30 @@ constexpr const char* kShardType = "shard ID";
 //    it is looked for again in every transaction, so ALTER EXTENSION ... UPDATE is seen at once.
 //
 // 2. The shards (g_shards): next_id() function OID -> registry row and this server's block.
-//    Current because every call runs under ShareLock on both tables, taken at the first call of
-//    each transaction (and again after a subtransaction that may have released it aborts) and
-//    held to its end, before any entry is trusted:
-//     - every change to the tables takes RowExclusiveLock or stronger (create_shard, drop_shard,
-//       rename_shard, a grant by shard_cluster_sync()/shard_cluster_apply(), a manual INSERT, and
-//       the logical replication apply worker), which conflicts with ShareLock: a change waits for
-//       every transaction that issued from the old rows to end, and a transaction's first call
-//       waits for a change in progress to commit;
-//     - acquiring the lock processes invalidations (LockRelationOid), and every committed change
-//       has sent one: the tables' row and statement triggers (shard_registry_changed) are ENABLE
-//       ALWAYS, so they fire under session_replication_role = replica too, and the row triggers
-//       fire in the apply worker (which fires no statement triggers but TRUNCATE's).
-//    So within a transaction the rows cannot change, and at its first call every committed change
-//    has been seen. Entries are dropped one by one when their function or its schema changes
+//    Current because an entry is trusted in a transaction only after that transaction holds the
+//    locks below, taken at its first call (and again after a subtransaction that may have
+//    released them aborts) and held to its end:
+//     - AccessShareLock on both tables (lock_tables()), which only a TRUNCATE, DROP or ALTER of
+//       them conflicts with;
+//     - the shard's own lock, a lock object of the shard's number (lock_shard(): classid the
+//       registry's OID, objid the shard, objsubid 0) in ShareLock mode, and for a shard issued
+//       from its whole field (no blocks) also objsubid 1. A BEFORE ROW trigger on both tables
+//       (shard_rows_lock(), ENABLE ALWAYS: it fires under session_replication_role = replica and
+//       in the logical replication apply worker too) takes RowExclusiveLock on objsubid 0 of the
+//       shard of every row UPDATEd or DELETEd, and on objsubid 1 of the shard of every block
+//       INSERTed. So a change to a shard's existing rows (drop_shard, rename_shard, a copy that
+//       replaces them, manual DML) waits for every transaction that issued from them, and the
+//       first block of a shard waits for those that issued from its whole field; a new block for
+//       another node, or a new shard, waits for no one (a grant conflicts with no issuer, and no
+//       issuer queues behind it). The transaction's first call waits for a change of its shard in
+//       progress to commit;
+//     - taking either lock processes invalidations (LockRelationOid, LockDatabaseObject), and
+//       every committed change has sent one: the tables' row and statement triggers
+//       (shard_registry_changed) are ENABLE ALWAYS, and the row triggers fire in the apply worker
+//       (which fires no statement triggers but TRUNCATE's). An entry read before its shard's lock
+//       was taken is read again if an invalidation came in while it was taken.
+//    So within a transaction the rows a cached entry was read from cannot change, and at its first
+//    call every committed change has been seen. Entries are dropped one by one when their function or its schema changes
 //    (syscache hash values of PROCOID and NAMESPACEOID: CREATE OR REPLACE, ALTER FUNCTION ... SET
 //    SCHEMA, ALTER SCHEMA ... RENAME), and all of them on an invalidation of either table; an
 //    invalidation of any other relation leaves them alone. A hash table: any number of shards
@@ -96,6 +106,7 @@ struct CachedShard {
     std::int64_t valid_from_ms;  // the block is used from this Unix ms on
     bool in_block;               // issued from a block of shard_blocks
     bool block_valid;            // this backend has seen the clock pass valid_from_ms
+    std::uint64_t locked_serial; // g_xact_serial when this transaction took the shard's lock (lock_shard())
 };
 
 struct Tables {
@@ -114,14 +125,10 @@ Tables g_tables{};
 // the entries read from them.
 Oid g_known_registry = InvalidOid, g_known_blocks = InvalidOid;
 std::uint64_t g_shards_generation = 0;  // bumped whenever g_tables or an entry of g_shards may have been dropped
-bool g_locked = false;                  // this transaction holds ShareLock on both tables
-// The ShareLocks lock_tables() took since g_locked was last false, so that a call that took them
-// and then finds it must ask the coordinator for a grant (shard_cluster_pull) can let them go
-// first: it has issued nothing under them. g_taken_ok is false when they cannot be told apart
-// (the tables were found again under other OIDs in between).
-Oid g_taken_registry = InvalidOid, g_taken_blocks = InvalidOid;
-int g_taken_n_registry = 0, g_taken_n_blocks = 0;
-bool g_taken_ok = true;
+bool g_locked = false;                  // this transaction holds AccessShareLock on both tables
+// Counts transactions (and aborted subtransactions, which may release locks): an entry's shard
+// lock is held when its locked_serial is the current value. Never 0.
+std::uint64_t g_xact_serial = 1;
 bool g_callbacks_registered = false;
 // This node's Citus group (pg_dist_local_group), read once per transaction by lock_tables(): -1
 // without Citus in this database, -2 not read yet in this transaction.
@@ -165,31 +172,17 @@ void on_relcache(Datum, Oid relid) {
     }
 }
 
-void forget_taken() noexcept {
-    g_taken_registry = g_taken_blocks = InvalidOid;
-    g_taken_n_registry = g_taken_n_blocks = 0;
-    g_taken_ok = true;
-}
-
 void on_xact(XactEvent, void*) {
     g_locked = false;
     g_group = -2;
-    forget_taken();
+    ++g_xact_serial;
 }
 void on_subxact(SubXactEvent event, SubTransactionId, SubTransactionId, void*) {
     // Locks taken in an aborted subtransaction are released with it.
     if (event == SUBXACT_EVENT_ABORT_SUB) {
         g_locked = false;
-        forget_taken();
+        ++g_xact_serial;
     }
-}
-
-// Takes ShareLock on `relid` and counts it (see g_taken_*).
-void take_share_lock(Oid relid, Oid& taken, int& n) {
-    if (OidIsValid(taken) && taken != relid) g_taken_ok = false;
-    LockRelationOid(relid, ShareLock);
-    taken = relid;
-    ++n;
 }
 
 void register_callbacks() {
@@ -302,13 +295,13 @@ bool identity_confirmed(const Tables& t, int group, int node) {
     return found;
 }
 
-// Takes ShareLock on both tables for this transaction, unless it holds them already, and makes
-// g_shards current (see 2. above); returns the tables it locked. The lock is taken on the OIDs
-// found before it; if taking it brought an invalidation of either table, they are found again
-// and locked again. The caller reads the tables through the returned copy, never through
-// g_tables, which any invalidation processed later (a catalog lookup, a new lock) may empty: the
-// OIDs locked stay valid (nothing drops a table this transaction holds ShareLock on), and what a
-// GRANT or ANALYZE invalidates does not change the rows.
+// Takes AccessShareLock on both tables for this transaction, unless it holds them already (see
+// 2. above); returns the tables it locked. The lock is taken on the OIDs found before it; if
+// taking it brought an invalidation of either table, they are found again and locked again. The
+// caller reads the tables through the returned copy, never through g_tables, which any
+// invalidation processed later (a catalog lookup, a new lock) may empty: the OIDs locked stay
+// valid (nothing drops a table this transaction holds a lock on), and what a GRANT or ANALYZE
+// invalidates does not change the rows.
 Tables lock_tables() {
     register_callbacks();
     if (g_locked && OidIsValid(g_tables.registry)) return g_tables;
@@ -321,8 +314,8 @@ Tables lock_tables() {
         }
         const std::uint64_t generation = g_shards_generation;
         const Tables t = g_tables;
-        take_share_lock(t.registry, g_taken_registry, g_taken_n_registry);
-        if (OidIsValid(t.blocks)) take_share_lock(t.blocks, g_taken_blocks, g_taken_n_blocks);
+        LockRelationOid(t.registry, AccessShareLock);
+        if (OidIsValid(t.blocks)) LockRelationOid(t.blocks, AccessShareLock);
         // Invalidations may also arrive while the second lock is taken: check after both.
         if (generation == g_shards_generation) {
             g_locked = true;
@@ -331,6 +324,16 @@ Tables lock_tables() {
         }
         if (attempt >= 100) elog(ERROR, "id_gen shard tables keep changing");
     }
+}
+
+// Takes `entry`'s shard lock for this transaction (see 2. above): ShareLock on the lock object of
+// its number, and on its whole-field object when it has no blocks (that one first: a grant of the
+// shard's first blocks holds it while it sets their valid_from, which takes the other).
+// Processes invalidations.
+void lock_shard(const Tables& t, CachedShard& entry) {
+    if (!entry.in_block) LockDatabaseObject(t.registry, static_cast<Oid>(entry.shard), 1, ShareLock);
+    LockDatabaseObject(t.registry, static_cast<Oid>(entry.shard), 0, ShareLock);
+    entry.locked_serial = g_xact_serial;
 }
 
 // Fills in this server's block of `entry`'s shard from shard_blocks (absent before 0.2.0: no
@@ -451,7 +454,7 @@ CachedShard lookup_shard(const Tables& t, Oid fn_oid, bool* miss) {
     // pattern). Only trivially destructible locals live across these calls.
     CachedShard entry{fn_oid, true, GetSysCacheHashValue1(PROCOID, ObjectIdGetDatum(fn_oid)),
                       GetSysCacheHashValue1(NAMESPACEOID, ObjectIdGetDatum(nsp)), -1, 0, idgen::pg::g_node_id, g_group, 0, 10, 0,
-                      false, false};
+                      false, false, 0};
     NameData nd;
     namestrcpy(&nd, nspname);
     ScanKeyData key[1];
@@ -488,34 +491,48 @@ CachedShard lookup_shard(const Tables& t, Oid fn_oid, bool* miss) {
     return entry;
 }
 
-// The current entry of `fn_oid`: under the lock, from the cache or the tables. An entry read
-// while an invalidation that may concern it was processed (its function, its schema, a sinval
-// reset, either table) is read again, and is used uncached if that keeps happening: it was read
-// under the lock, so its rows are current, and only the next call must not trust it blindly.
+// The current entry of `fn_oid`: under the locks, from the cache or the tables. The tables' lock
+// is taken first, then the entry found (cached, or read), then its shard's lock if this
+// transaction does not hold it yet. An entry during which an invalidation that may concern it was
+// processed (its function, its schema, a sinval reset, either table) is read again; if that keeps
+// happening, one read while its shard's lock was already held is used uncached: its rows are
+// current, and only the next call must not trust it blindly.
 //
 // The entry last returned is also kept aside (g_last), for the calls of one statement: it is used
-// while this transaction holds the locks (g_locked) and no entry has been dropped since it was
-// read (g_shards_generation), which is what the hash table's own entry would say, one hash lookup
-// sooner.
+// while this transaction holds the locks (g_locked, its locked_serial) and no entry has been
+// dropped since it was read (g_shards_generation), which is what the hash table's own entry would
+// say, one hash lookup sooner.
 CachedShard g_last{};
 std::uint64_t g_last_generation = 0;
 
 CachedShard current_shard(Oid fn_oid, bool* miss) {
     if (g_locked && OidIsValid(g_tables.registry) && g_last.fn_oid == fn_oid && OidIsValid(fn_oid) &&
-        g_last_generation == g_shards_generation && g_last.node_id == idgen::pg::g_node_id && g_last.group == g_group)
+        g_last_generation == g_shards_generation && g_last.node_id == idgen::pg::g_node_id && g_last.group == g_group &&
+        g_last.locked_serial == g_xact_serial)
         return g_last;
     const Tables t = lock_tables();
-    const std::uint64_t before = g_shards_generation;
-    auto* hit = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_FIND, nullptr));
-    if (hit != nullptr && hit->valid && hit->node_id == idgen::pg::g_node_id && hit->group == g_group) {
-        g_last = *hit;
-        g_last_generation = before;
-        return g_last;
-    }
+    std::int32_t held_shard = -1;  // the shard whose lock this loop took last
+    bool held_whole = false;       // ... with its whole-field object
     for (int attempt = 0;; ++attempt) {
         const std::uint64_t generation = g_shards_generation;
-        const CachedShard entry = lookup_shard(t, fn_oid, miss);
-        if (miss != nullptr && *miss) return entry;
+        auto* hit = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_FIND, nullptr));
+        CachedShard entry{};
+        bool read = false;
+        if (hit != nullptr && hit->valid && hit->node_id == idgen::pg::g_node_id && hit->group == g_group) {
+            entry = *hit;
+        } else {
+            entry = lookup_shard(t, fn_oid, miss);
+            if (miss != nullptr && *miss) return entry;
+            read = true;
+        }
+        const bool read_under_lock = read && entry.shard == held_shard && (entry.in_block || held_whole);
+        if (read_under_lock) {
+            entry.locked_serial = g_xact_serial;
+        } else if (entry.locked_serial != g_xact_serial) {
+            lock_shard(t, entry);
+            held_shard = entry.shard;
+            held_whole = !entry.in_block;
+        }
         if (generation == g_shards_generation) {
             auto* slot = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_ENTER, nullptr));
             *slot = entry;
@@ -523,7 +540,8 @@ CachedShard current_shard(Oid fn_oid, bool* miss) {
             g_last_generation = generation;
             return entry;
         }
-        if (attempt >= 3) return entry;
+        if (read_under_lock && attempt >= 3) return entry;
+        if (attempt >= 100) elog(ERROR, "id_gen shard tables keep changing");
     }
 }
 
@@ -536,11 +554,12 @@ CachedShard current_shard(Oid fn_oid, bool* miss) {
 // it is used: the same block every time for this node id (blocks are never changed, only dropped
 // with their shard), and blocks of distinct node ids never overlap, whichever node asks first.
 // The entry is cached like one read from the tables and dropped by the same invalidations (its
-// function, its schema, either table). If this call took the ShareLocks (the transaction held
-// none before, so nothing was issued under them), they are let go before asking: the copy the
-// function keeps on this node over a separate connection then need not wait for this session.
-// Only trivially destructible locals.
-bool pull_grant(Oid fn_oid, bool was_locked, CachedShard& entry) {
+// function, its schema, either table). This call holds no lock of the shard asked for while it
+// asks (it takes it after the answer), and the tables' AccessShareLock conflicts with no write:
+// the copy the function keeps on this node over a separate connection waits for this session
+// only if it changes rows of a shard this transaction issued from. Only trivially destructible
+// locals.
+bool pull_grant(Oid fn_oid, CachedShard& entry) {
     const Oid extnsp = idgen::pg::extension_schema();
     if (!OidIsValid(extnsp)) return false;
     Oid argtypes[1] = {NAMEOID};
@@ -552,12 +571,6 @@ bool pull_grant(Oid fn_oid, bool was_locked, CachedShard& entry) {
     if (nspname == nullptr) raise_dropped(fn_oid);
     NameData nd;
     namestrcpy(&nd, nspname);
-    if (!was_locked && g_locked && g_taken_ok) {
-        for (int i = 0; i < g_taken_n_registry; ++i) UnlockRelationOid(g_taken_registry, ShareLock);
-        for (int i = 0; i < g_taken_n_blocks; ++i) UnlockRelationOid(g_taken_blocks, ShareLock);
-        forget_taken();
-        g_locked = false;
-    }
     const Datum row = OidFunctionCall1(pull, NameGetDatum(&nd));
     HeapTupleHeader h = DatumGetHeapTupleHeader(row);
     bool n_shard = true, n_epoch = true, n_lo = true, n_bits = true, n_from = true;
@@ -574,11 +587,12 @@ bool pull_grant(Oid fn_oid, bool was_locked, CachedShard& entry) {
     entry = CachedShard{fn_oid, true, GetSysCacheHashValue1(PROCOID, ObjectIdGetDatum(fn_oid)),
                         GetSysCacheHashValue1(NAMESPACEOID, ObjectIdGetDatum(nsp)), shard,
                         idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_epoch)), idgen::pg::g_node_id, g_group, lo, bits,
-                        idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_from)), true, false};
-    // Under the lock again (the tables cannot change under this transaction from here on), and
-    // cached unless an invalidation arrived meanwhile.
+                        idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_from)), true, false, 0};
+    // Under the locks (the rows cannot change under this transaction from here on), and cached
+    // unless an invalidation arrived meanwhile. The answer is used either way: it is the
+    // coordinator's, committed there.
     const std::uint64_t generation = g_shards_generation;
-    lock_tables();
+    lock_shard(lock_tables(), entry);
     if (generation == g_shards_generation) {
         auto* slot = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_ENTER, nullptr));
         *slot = entry;
@@ -603,10 +617,9 @@ std::int64_t shard_arg(FunctionCallInfo fcinfo, idgen::pg::Failure& failure, boo
 IDGEN_FUNCTION(shard_next_id) {
     const Oid fn_oid = fcinfo->flinfo->fn_oid;
     idgen::pg::require_writable("next_id()");
-    const bool was_locked = g_locked;
     bool miss = false;
     CachedShard entry = current_shard(fn_oid, &miss);
-    if (miss && !pull_grant(fn_oid, was_locked, entry)) entry = current_shard(fn_oid, nullptr);
+    if (miss && !pull_grant(fn_oid, entry)) entry = current_shard(fn_oid, nullptr);
     // A Citus worker issues from its block only once the coordinator has confirmed its identity
     // (identity_confirmed(): checked once per backend, again after a reload changes the node id).
     // Without it, it asks the coordinator (the same request as for a block it lacks), which
@@ -614,7 +627,7 @@ IDGEN_FUNCTION(shard_next_id) {
     // a copy of it.
     if (entry.in_block && entry.group > 0 && !identity_confirmed(lock_tables(), entry.group, entry.node_id)) {
         CachedShard asked = entry;
-        const bool answered = pull_grant(fn_oid, was_locked, asked);
+        const bool answered = pull_grant(fn_oid, asked);
         if (!answered || !asked.in_block || !identity_confirmed(lock_tables(), entry.group, entry.node_id))
             ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                             errmsg("this node (Citus group %d, id_gen.node_id %d) is not confirmed by the coordinator as that node",
@@ -774,6 +787,49 @@ Datum shard_registry_changed(PG_FUNCTION_ARGS) {
     if (!CALLED_AS_TRIGGER(fcinfo)) elog(ERROR, "shard_registry_changed() must be called as a trigger");
     CacheInvalidateRelcacheByRelid(RelationGetRelid(reinterpret_cast<TriggerData*>(fcinfo->context)->tg_relation));
     return PointerGetDatum(nullptr);
+}
+}
+
+// BEFORE ROW trigger on shard_registry and shard_blocks, enabled ALWAYS (63_shard_cache.sql): the
+// shard locks that next_id()'s cache rests on (see 2. at the top). An UPDATE or DELETE takes
+// RowExclusiveLock on the lock object of the shard of the row (of both rows, for an UPDATE that
+// changes it), so it waits for every transaction that issued from the shard's rows as they were;
+// an INSERT into shard_blocks takes it on the shard's whole-field object, so the first block of a
+// shard waits for the transactions that issued from its whole field. An INSERT into the registry
+// takes nothing: no transaction has issued from a shard that is not registered. Only trivially
+// destructible locals.
+extern "C" {
+PG_FUNCTION_INFO_V1(shard_rows_lock);
+Datum shard_rows_lock(PG_FUNCTION_ARGS) {
+    if (!CALLED_AS_TRIGGER(fcinfo)) elog(ERROR, "shard_rows_lock() must be called as a trigger");
+    auto* td = reinterpret_cast<TriggerData*>(fcinfo->context);
+    if (!TRIGGER_FIRED_BEFORE(td->tg_event) || !TRIGGER_FIRED_FOR_ROW(td->tg_event))
+        elog(ERROR, "shard_rows_lock() must be a BEFORE ROW trigger");
+    const Oid relid = RelationGetRelid(td->tg_relation);
+    const Oid extnsp = idgen::pg::extension_schema();
+    const Oid registry = OidIsValid(extnsp) ? idgen::pg::extension_table("shard_registry", extnsp) : InvalidOid;
+    HeapTuple result = TRIGGER_FIRED_BY_UPDATE(td->tg_event) ? td->tg_newtuple : td->tg_trigtuple;
+    if (!OidIsValid(registry)) return PointerGetDatum(result);
+    const AttrNumber a = get_attnum(relid, "shard");
+    if (a == InvalidAttrNumber) return PointerGetDatum(result);
+    const TupleDesc desc = RelationGetDescr(td->tg_relation);
+    bool isnull = true;
+    if (TRIGGER_FIRED_BY_INSERT(td->tg_event)) {
+        const Datum d = heap_getattr(td->tg_trigtuple, a, desc, &isnull);
+        if (!isnull && relid != registry) LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d)), 1, RowExclusiveLock);
+        return PointerGetDatum(result);
+    }
+    const Datum d_old = heap_getattr(td->tg_trigtuple, a, desc, &isnull);
+    if (!isnull) LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d_old)), 0, RowExclusiveLock);
+    if (TRIGGER_FIRED_BY_UPDATE(td->tg_event)) {
+        bool new_null = true;
+        const Datum d_new = heap_getattr(td->tg_newtuple, a, desc, &new_null);
+        if (!new_null && (isnull || DatumGetInt32(d_new) != DatumGetInt32(d_old))) {
+            LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d_new)), 0, RowExclusiveLock);
+            if (relid != registry) LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d_new)), 1, RowExclusiveLock);
+        }
+    }
+    return PointerGetDatum(result);
 }
 }
 

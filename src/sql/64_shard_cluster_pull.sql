@@ -176,11 +176,15 @@ BEGIN
             -- past the clock: its blocks start after that. A later grant is a block no node ever
             -- held (blocks are never freed): valid at once.
             INSERT INTO @extschema@.shard_blocks (shard, node_id, seq_lo, seq_bits, valid_from, node_group)
-                VALUES (s.shard, nid, lo, nbits,
-                        CASE WHEN NOT s.first_grant OR s.created_at = pg_catalog.now() THEN s.epoch
-                             ELSE pg_catalog.clock_timestamp() + interval '1 second'
-                                  + coalesce(pg_catalog.current_setting('id_gen.max_run_ahead', true), '1s')::interval END,
-                        grp);
+                VALUES (s.shard, nid, lo, nbits, s.epoch, grp);
+            -- The insert waited (shard_rows_lock()) for every transaction issuing from the
+            -- shard's whole field, and holds off new ones: the time is read after that.
+            IF s.first_grant AND s.created_at <> pg_catalog.now() THEN
+                UPDATE @extschema@.shard_blocks b
+                   SET valid_from = pg_catalog.clock_timestamp() + interval '1 second'
+                                    + coalesce(pg_catalog.current_setting('id_gen.max_run_ahead', true), '1s')::interval
+                 WHERE b.shard = s.shard AND b.node_id = nid;
+            END IF;
             INSERT INTO @extschema@.shard_block_history AS h (shard, node_id, seq_lo, seq_bits, node_group)
                 VALUES (s.shard, nid, lo, nbits, grp)
                 ON CONFLICT (shard, node_id, seq_lo, seq_bits) DO UPDATE SET node_group = excluded.node_group;
