@@ -390,3 +390,29 @@ TEST(CitusIdentity, ARemovedNodesIdGoesToOneNodeOnly) {
     std::vector<long long> back;
     EXPECT_EQ(issue(3, "shard_40.next_id()", 1000, back), "");
 }
+
+// The labels docs/citus.md gives the new pieces: VOLATILE, PARALLEL UNSAFE, not for PUBLIC;
+// shard_node_identity UNLOGGED, not dumped (no configuration table), readable by superusers only.
+TEST(CitusIdentity, LabelsOfTheNewPieces) {
+    EXPECT_EQ(text(0, "SELECT string_agg(proname || ':' || provolatile::text || proparallel::text, ',' ORDER BY proname) FROM pg_proc "
+                      "WHERE proname IN ('shard_cluster_identify', 'shard_rows_lock') "
+                      "AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
+              "shard_cluster_identify:vu,shard_rows_lock:vu");
+    run(0, "DROP ROLE IF EXISTS idgen_plain2; CREATE ROLE idgen_plain2 LOGIN");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM pg_proc WHERE proname IN ('shard_cluster_identify', 'shard_rows_lock') "
+                        "AND has_function_privilege('idgen_plain2', oid, 'EXECUTE')"),
+              0);
+    EXPECT_EQ(text(0, "SELECT has_table_privilege('idgen_plain2', 'shard_node_identity', 'SELECT')::text || c.relpersistence "
+                      "FROM pg_class c WHERE c.oid = 'shard_node_identity'::regclass"),
+              "falseu");
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM pg_extension e, unnest(e.extconfig) r(oid) WHERE e.extname = 'id_gen' "
+                        "AND r.oid = 'shard_node_identity'::regclass"),
+              0);
+    run(0, "DROP ROLE idgen_plain2");
+    // Every worker's identity as the coordinator confirmed it: its own group and node id.
+    for (int node = 1; node <= 3; ++node)
+        EXPECT_GE(scalar(node, "SELECT count(*) FROM shard_node_identity i, pg_dist_local_group g "
+                               "WHERE i.node_group = g.groupid AND i.node_id = current_setting('id_gen.node_id')::int"),
+                  1)
+            << "node " << node;
+}
