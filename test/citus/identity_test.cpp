@@ -130,16 +130,16 @@ void wait_metadata_synced() {
 // coordinator, which refuses (55000, naming the node that holds the id), and issues nothing.
 // Before 0.3.0 it issued from the other node's block at once, the same IDs.
 TEST(CitusIdentity, AWorkerRenumberedToAnotherNodesIdRefuses) {
-    run(0, "SELECT create_shard(40)");
+    run(0, "SELECT create_shard(60)");
     std::vector<long long> ids;
-    for (int node = 0; node <= 3; ++node) ASSERT_EQ(issue(node, "shard_40.next_id()", 2000, ids), "") << "node " << node;
+    for (int node = 0; node <= 3; ++node) ASSERT_EQ(issue(node, "shard_60.next_id()", 2000, ids), "") << "node " << node;
     NodeIdReset reset{2};
     set_node_id(2, "101");
     // Worker 1 and the renumbered worker 2 at once.
     std::string w1_error, w2_error;
     std::vector<long long> w1_ids, w2_ids;
-    std::thread t1([&] { w1_error = issue(1, "shard_40.next_id()", 20000, w1_ids); });
-    std::thread t2([&] { w2_error = issue(2, "shard_40.next_id()", 20000, w2_ids); });
+    std::thread t1([&] { w1_error = issue(1, "shard_60.next_id()", 20000, w1_ids); });
+    std::thread t2([&] { w2_error = issue(2, "shard_60.next_id()", 20000, w2_ids); });
     t1.join();
     t2.join();
     EXPECT_EQ(w1_error, "");
@@ -155,7 +155,7 @@ TEST(CitusIdentity, AWorkerRenumberedToAnotherNodesIdRefuses) {
         run(0, "ALTER SYSTEM SET id_gen.node_id = 101");
         run(0, "SELECT pg_reload_conf()");
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        const std::string c_error = error_text(0, "SELECT shard_40.next_id()");
+        const std::string c_error = error_text(0, "SELECT shard_60.next_id()");
         run(0, "ALTER SYSTEM RESET id_gen.node_id");
         run(0, "SELECT pg_reload_conf()");
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -171,19 +171,19 @@ TEST(CitusIdentity, AWorkerRenumberedToAnotherNodesIdRefuses) {
 // renumbered worker is refused while the node is disabled and after, and the node issues from its
 // own block; nothing repeats.
 TEST(CitusIdentity, AWorkerRenumberedToADisabledNodesIdRefuses) {
-    run(0, "SELECT create_shard(41)");
+    run(0, "SELECT create_shard(61)");
     std::vector<long long> ids;
-    for (int node = 0; node <= 3; ++node) ASSERT_EQ(issue(node, "shard_41.next_id()", 2000, ids), "") << "node " << node;
+    for (int node = 0; node <= 3; ++node) ASSERT_EQ(issue(node, "shard_61.next_id()", 2000, ids), "") << "node " << node;
     run(0, "SELECT citus_disable_node(" + node_name(3) + ")");
     NodeIdReset reset{2};
     set_node_id(2, "103");
-    const std::string disabled_error = issue(2, "shard_41.next_id()", 1000, ids);
+    const std::string disabled_error = issue(2, "shard_61.next_id()", 1000, ids);
     wait_metadata_synced();
     run(0, "SELECT citus_activate_node(" + node_name(3) + ")");
     std::string w2_error, w3_error;
     std::vector<long long> w2_ids, w3_ids;
-    std::thread t2([&] { w2_error = issue(2, "shard_41.next_id()", 20000, w2_ids); });
-    std::thread t3([&] { w3_error = issue(3, "shard_41.next_id()", 20000, w3_ids); });
+    std::thread t2([&] { w2_error = issue(2, "shard_61.next_id()", 20000, w2_ids); });
+    std::thread t3([&] { w3_error = issue(3, "shard_61.next_id()", 20000, w3_ids); });
     t2.join();
     t3.join();
     EXPECT_EQ(disabled_error.rfind("55000", 0), 0u) << disabled_error;
@@ -204,9 +204,9 @@ TEST(CitusIdentity, AWorkerRenumberedToADisabledNodesIdRefuses) {
 // the coordinator, over a connection to worker 2's address, and pg_basebackup does not copy the
 // unlogged table that holds it. Worker 2 goes on issuing.
 TEST(CitusIdentity, ACopyOfAWorkerRefuses) {
-    run(0, "SELECT create_shard(42)");
+    run(0, "SELECT create_shard(62)");
     std::vector<long long> ids;
-    ASSERT_EQ(issue(2, "shard_42.next_id()", 5000, ids), "");
+    ASSERT_EQ(issue(2, "shard_62.next_id()", 5000, ids), "");
     const std::string bindir = text(2, "SELECT setting FROM pg_config WHERE name = 'BINDIR'");
     const std::string dir = text(2, "SHOW data_directory") + "_copy";
     const int port = ports().at(3) + 1;
@@ -221,16 +221,16 @@ TEST(CitusIdentity, ACopyOfAWorkerRefuses) {
     std::vector<long long> copy_ids;
     try {
         pqxx::connection copy(dsn_port(port));
-        copy_error = issue(copy, "shard_42.next_id()", 5000, copy_ids);
+        copy_error = issue(copy, "shard_62.next_id()", 5000, copy_ids);
         // A second session of the copy, and a pushed-down path alike: every call refuses.
         pqxx::connection copy2(dsn_port(port));
-        const std::string again = issue(copy2, "shard_42.next_id()", 10, copy_ids);
+        const std::string again = issue(copy2, "shard_62.next_id()", 10, copy_ids);
         EXPECT_EQ(again.rfind("55000", 0), 0u) << again;
     } catch (const std::exception& e) {
         copy_error = std::string("could not use the copy: ") + e.what();
     }
     sh("'" + bindir + "/pg_ctl' -D " + d + " -m immediate -w stop >/dev/null 2>&1; rm -rf " + d);
-    ASSERT_EQ(issue(2, "shard_42.next_id()", 5000, ids), "");
+    ASSERT_EQ(issue(2, "shard_62.next_id()", 5000, ids), "");
     EXPECT_EQ(copy_error.rfind("55000", 0), 0u) << copy_error;
     EXPECT_NE(copy_error.find("is not confirmed by the coordinator"), std::string::npos) << copy_error;
     EXPECT_TRUE(copy_ids.empty());
@@ -246,44 +246,44 @@ TEST(CitusIdentity, ACopyOfAWorkerRefuses) {
 // 5 s); and while a coordinator transaction holds a shard open, a worker's grant of that shard
 // and new next_id() calls on the coordinator do not wait.
 TEST(CitusIdentity, AGrantWaitsForNoIssuingTransaction) {
-    run(0, "SELECT create_shard(43)");
-    run(0, "CREATE TABLE t43 (id bigint DEFAULT shard_43.next_id(), k int)");
-    run(0, "SELECT create_distributed_table('t43', 'k')");
-    run(0, "INSERT INTO t43 (k) SELECT g FROM generate_series(1, 200) g");
-    // As if the workers had never issued shard 43: no blocks of theirs anywhere.
-    run(0, "DELETE FROM shard_blocks WHERE shard = 43 AND node_id <> 100");
-    for (int node = 1; node <= 3; ++node) run(node, "DELETE FROM shard_blocks WHERE shard = 43 AND node_id <> 100");
+    run(0, "SELECT create_shard(63)");
+    run(0, "CREATE TABLE t63 (id bigint DEFAULT shard_63.next_id(), k int)");
+    run(0, "SELECT create_distributed_table('t63', 'k')");
+    run(0, "INSERT INTO t63 (k) SELECT g FROM generate_series(1, 200) g");
+    // As if the workers had never issued shard 63: no blocks of theirs anywhere.
+    run(0, "DELETE FROM shard_blocks WHERE shard = 63 AND node_id <> 100");
+    for (int node = 1; node <= 3; ++node) run(node, "DELETE FROM shard_blocks WHERE shard = 63 AND node_id <> 100");
     const auto t0 = std::chrono::steady_clock::now();
     pqxx::connection c(dsn(0));
     const std::string one_tx =
-        error_on(c, "BEGIN; SELECT shard_43.next_id(); INSERT INTO t43 (k) SELECT k FROM t43; COMMIT");
+        error_on(c, "BEGIN; SELECT shard_63.next_id(); INSERT INTO t63 (k) SELECT k FROM t63; COMMIT");
     const long long one_tx_ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_EQ(one_tx, "");
     EXPECT_LT(one_tx_ms, 4000);
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM t43"), 400);
-    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM t43"), 400);
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 43"), 4);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM t63"), 400);
+    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM t63"), 400);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 63"), 4);
 
-    // A coordinator transaction holds shard 43 open; worker 1, renumbered, asks for a block of it.
+    // A coordinator transaction holds shard 63 open; worker 1, renumbered, asks for a block of it.
     NodeIdReset reset{1};
     set_node_id(1, "143");
     pqxx::connection open(dsn(0));
     pqxx::nontransaction otx(open);
     otx.exec("BEGIN");
-    otx.exec("SELECT shard_43.next_id()");
+    otx.exec("SELECT shard_63.next_id()");
     std::vector<long long> w1_ids, c_ids;
     std::string grant_error, c_error;
     long long grant_ms = 0, c_ms = 0;
     // The worker's grant, and new next_id() calls on the coordinator while it is being made.
     std::thread grant([&] {
         const auto t1 = std::chrono::steady_clock::now();
-        grant_error = issue(1, "shard_43.next_id()", 1000, w1_ids);
+        grant_error = issue(1, "shard_63.next_id()", 1000, w1_ids);
         grant_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t1).count();
     });
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     const auto t2 = std::chrono::steady_clock::now();
-    for (int k = 0; k < 10 && c_error.empty(); ++k) c_error = issue(0, "shard_43.next_id()", 100, c_ids);
+    for (int k = 0; k < 10 && c_error.empty(); ++k) c_error = issue(0, "shard_63.next_id()", 100, c_ids);
     c_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t2).count();
     grant.join();
     otx.exec("COMMIT");
@@ -293,9 +293,9 @@ TEST(CitusIdentity, AGrantWaitsForNoIssuingTransaction) {
     EXPECT_LT(c_ms, 3000);
     std::vector<long long> all = w1_ids;
     all.insert(all.end(), c_ids.begin(), c_ids.end());
-    for (const auto& r : run(0, "SELECT id FROM t43")) all.push_back(r[0].as<long long>());
+    for (const auto& r : run(0, "SELECT id FROM t63")) all.push_back(r[0].as<long long>());
     EXPECT_EQ(repeated(all), 0);
-    run(0, "DROP TABLE t43");
+    run(0, "DROP TABLE t63");
     std::cout << "[ note ] grant under an open coordinator transaction: one transaction " << one_tx_ms << " ms, a worker's grant "
               << grant_ms << " ms, coordinator next_id() meanwhile " << c_ms << " ms; " << all.size() << " IDs, "
               << repeated(all) << " repeated" << std::endl;
@@ -307,34 +307,34 @@ TEST(CitusIdentity, AGrantWaitsForNoIssuingTransaction) {
 // its clock stepped back to where the first IDs began, worker 1 repeats none of them. Before 0.3.0
 // it got a narrower block inside its old run, under a new key that knew nothing of those IDs.
 TEST(CitusIdentity, ARecreatedShardGivesTheOldRunBackAtItsWidth) {
-    run(0, "SELECT create_shard(44)");
-    run(0, "DELETE FROM shard_blocks WHERE shard = 44; DELETE FROM shard_block_history WHERE shard = 44");
+    run(0, "SELECT create_shard(64)");
+    run(0, "DELETE FROM shard_blocks WHERE shard = 64; DELETE FROM shard_block_history WHERE shard = 64");
     EXPECT_EQ(scalar(0, "SELECT shard_cluster_sync(ids_per_ms => 256)"), 4);
     const long long wait_ms = scalar(0, "SELECT greatest(0, ceil(extract(epoch FROM max(valid_from) - clock_timestamp()) * 1000))::bigint "
-                                        "FROM shard_blocks WHERE shard = 44");
+                                        "FROM shard_blocks WHERE shard = 64");
     std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms + 100));
-    const std::string before_blocks = text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 44 AND node_id = 101");
+    const std::string before_blocks = text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 64 AND node_id = 101");
     std::vector<long long> first, second;
     pqxx::connection w1(dsn(1));
     const std::string started = pqxx::nontransaction(w1).exec("SELECT clock_timestamp()::text")[0][0].as<std::string>();
-    ASSERT_EQ(issue(w1, "shard_44.next_id()", 50000, first), "");
-    run(0, "SELECT drop_shard(44)");
-    run(0, "SELECT create_shard(44)");
-    EXPECT_EQ(text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 44 AND node_id = 101"), before_blocks);
+    ASSERT_EQ(issue(w1, "shard_64.next_id()", 50000, first), "");
+    run(0, "SELECT drop_shard(64)");
+    run(0, "SELECT create_shard(64)");
+    EXPECT_EQ(text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 64 AND node_id = 101"), before_blocks);
     pqxx::connection w1b(dsn(1));
     {
         pqxx::nontransaction tx(w1b);
         tx.exec("SELECT set_config('id_gen.test_clock_offset', (-(extract(epoch FROM clock_timestamp() - " + tx.quote(started) +
                 "::timestamptz) * 1000)::int)::text, false)");
     }
-    ASSERT_EQ(issue(w1b, "shard_44.next_id()", 50000, second), "");
+    ASSERT_EQ(issue(w1b, "shard_64.next_id()", 50000, second), "");
     std::vector<long long> all = first;
     all.insert(all.end(), second.begin(), second.end());
     EXPECT_EQ(repeated(all), 0);
     EXPECT_GT(second.front(), first.back());
     std::cout << "[ count ] re-created shard, clock stepped back: " << all.size() << " IDs, " << repeated(all) << " repeated"
               << std::endl;
-    run(0, "SELECT drop_shard(44)");
+    run(0, "SELECT drop_shard(64)");
 }
 
 // Finding 2: a removed node's blocks are handed over explicitly to exactly one node. Node 3 is
@@ -344,9 +344,9 @@ TEST(CitusIdentity, ARecreatedShardGivesTheOldRunBackAtItsWidth) {
 // them. Worker 1, given that node id by mistake too, is refused (55000): the record names worker
 // 2, which is in pg_dist_node. Node 3 is added back at the end, and node id 103 handed back to it.
 TEST(CitusIdentity, ARemovedNodesIdGoesToOneNodeOnly) {
-    run(0, "SELECT create_shard(45)");
+    run(0, "SELECT create_shard(65)");
     std::vector<long long> ids;
-    ASSERT_EQ(issue(3, "shard_45.next_id()", 20000, ids), "");
+    ASSERT_EQ(issue(3, "shard_65.next_id()", 20000, ids), "");
     run(0, "SELECT citus_remove_node(" + node_name(3) + ")");
     wait_metadata_synced();
     std::string second_error;
@@ -354,7 +354,7 @@ TEST(CitusIdentity, ARemovedNodesIdGoesToOneNodeOnly) {
         NodeIdReset reset2{2};
         set_node_id(2, "103");
         // The first call is refused until the handed-over block is valid (55000, "valid from").
-        const std::string first_call = error_text(2, "SELECT shard_45.next_id()");
+        const std::string first_call = error_text(2, "SELECT shard_65.next_id()");
         EXPECT_TRUE(first_call.empty() || first_call.find("valid from") != std::string::npos) << first_call;
         const std::string g2 = group_of(2);
         EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id = 103 AND node_group IS DISTINCT FROM " + g2), 0);
@@ -364,14 +364,14 @@ TEST(CitusIdentity, ARemovedNodesIdGoesToOneNodeOnly) {
                       "FROM shard_blocks WHERE node_id = 103");
         std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms + 100));
         std::vector<long long> w2_ids;
-        EXPECT_EQ(issue(2, "shard_45.next_id()", 20000, w2_ids), "");
+        EXPECT_EQ(issue(2, "shard_65.next_id()", 20000, w2_ids), "");
         EXPECT_EQ(w2_ids.size(), 20000u);
         ids.insert(ids.end(), w2_ids.begin(), w2_ids.end());
         // A second claimant.
         NodeIdReset reset1{1};
         set_node_id(1, "103");
         std::vector<long long> w1_ids;
-        second_error = issue(1, "shard_45.next_id()", 20000, w1_ids);
+        second_error = issue(1, "shard_65.next_id()", 20000, w1_ids);
         EXPECT_TRUE(w1_ids.empty());
         ids.insert(ids.end(), w1_ids.begin(), w1_ids.end());
     }
@@ -383,12 +383,12 @@ TEST(CitusIdentity, ARemovedNodesIdGoesToOneNodeOnly) {
     // Node 3 back, and node id 103 handed back to it (by hand: worker 2 no longer uses it).
     run(0, "SELECT citus_add_node(" + node_name(3) + ")");
     const std::string g3 = group_of(3);
-    run(0, "SELECT drop_shard(45)");
+    run(0, "SELECT drop_shard(65)");
     run(0, "UPDATE shard_blocks SET node_group = " + g3 + " WHERE node_id = 103");
     run(0, "UPDATE shard_block_history SET node_group = " + g3 + " WHERE node_id = 103");
     run(0, "SELECT shard_cluster_sync()");
     std::vector<long long> back;
-    EXPECT_EQ(issue(3, "shard_40.next_id()", 1000, back), "");
+    EXPECT_EQ(issue(3, "shard_60.next_id()", 1000, back), "");
 }
 
 // The labels docs/citus.md gives the new pieces: VOLATILE, PARALLEL UNSAFE, not for PUBLIC;
