@@ -125,7 +125,7 @@ BEGIN
         UPDATE @extschema@.shard_blocks b
            SET node_group = groups[i],
                valid_from = CASE WHEN b.node_group IS NULL THEN b.valid_from
-                                 ELSE pg_catalog.greatest(b.valid_from, pg_catalog.clock_timestamp() + interval '1 second'
+                                 ELSE GREATEST(b.valid_from, pg_catalog.clock_timestamp() + interval '1 second'
                                           + coalesce(pg_catalog.current_setting('id_gen.max_run_ahead', true), '1s')::interval) END
          WHERE b.node_id = nids[i] AND b.node_group IS DISTINCT FROM groups[i];
         UPDATE @extschema@.shard_block_history h SET node_group = groups[i]
