@@ -1796,9 +1796,13 @@ TEST(Citus, AGrantRefusesWhatItDoesNotKnow) {
     };
     EXPECT_EQ(refusal("70000, 'shard_6', " + group1), "55000 id_gen.node_id 70000 is not a node id");
     EXPECT_EQ(refusal("158, 'shard_6', 9999"), "55000 the node asking (Citus group 9999) is not a node of the cluster");
-    EXPECT_EQ(refusal("158, 'no_such_schema', " + group1), "granted");
+    // A node id the node at group 1's address does not have: its identity is not confirmed there.
+    EXPECT_EQ(refusal("158, 'no_such_schema', " + group1),
+              "55000 could not confirm the identity of the node asking at " + host() + ":" + std::to_string(ports().at(1)) +
+                  ", the address of Citus group " + group1);
+    EXPECT_EQ(refusal("101, 'no_such_schema', " + group1), "granted");
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id IN (70000, 158)"), 0);
-    EXPECT_EQ(scalar(0, "SELECT jsonb_array_length(shard_cluster_grant(158, 'no_such_schema', " + group1 + ") -> 'registry')"),
+    EXPECT_EQ(scalar(0, "SELECT jsonb_array_length(shard_cluster_grant(101, 'no_such_schema', " + group1 + ") -> 'registry')"),
               scalar(0, "SELECT count(*) FROM shard_registry"));
 }
 
