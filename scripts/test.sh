@@ -404,7 +404,7 @@ citus_layer() {
     [ "$busy" -eq 0 ] || echo "   port $port was in use for ${busy}s before the Citus layer could start"
     ports+=("$port")
     start_cluster "$WORK/citus$i" "$port" "listen_addresses = '127.0.0.1'" "shared_buffers = 64MB" \
-      "max_connections = 100" "shared_preload_libraries = 'citus,id_gen'" "id_gen.node_id = $((100 + i))" \
+      "max_connections = 100" "shared_preload_libraries = 'citus,id_gen'" "id_gen.node_id = $((100 + i))" "id_gen.enable_test_clock = on" \
       "citus.node_conninfo = 'sslmode=disable'" "citus.enable_statistics_collection = off" \
       "wal_level = logical" "output_plugin_libraries = 'pgoutput, citus'" "max_replication_slots = 20" "max_wal_senders = 20" "max_worker_processes = 32" \
       >"$WORK/citus$i.start.log" 2>&1 &

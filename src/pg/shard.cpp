@@ -28,6 +28,7 @@ extern "C" {
 #include "access/skey.h"
 #include "access/stratnum.h"
 #include "access/table.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
@@ -63,20 +64,30 @@ constexpr const char* kShardType = "shard ID";
 //    it is looked for again in every transaction, so ALTER EXTENSION ... UPDATE is seen at once.
 //
 // 2. The shards (g_shards): next_id() function OID -> registry row and this server's block.
-//    Current because every call runs under ShareLock on both tables, taken at the first call of
-//    each transaction (and again after a subtransaction that may have released it aborts) and
-//    held to its end, before any entry is trusted:
-//     - every change to the tables takes RowExclusiveLock or stronger (create_shard, drop_shard,
-//       rename_shard, a grant by shard_cluster_sync()/shard_cluster_apply(), a manual INSERT, and
-//       the logical replication apply worker), which conflicts with ShareLock: a change waits for
-//       every transaction that issued from the old rows to end, and a transaction's first call
-//       waits for a change in progress to commit;
-//     - acquiring the lock processes invalidations (LockRelationOid), and every committed change
-//       has sent one: the tables' row and statement triggers (shard_registry_changed) are ENABLE
-//       ALWAYS, so they fire under session_replication_role = replica too, and the row triggers
-//       fire in the apply worker (which fires no statement triggers but TRUNCATE's).
-//    So within a transaction the rows cannot change, and at its first call every committed change
-//    has been seen. Entries are dropped one by one when their function or its schema changes
+//    Current because an entry is trusted in a transaction only after that transaction holds the
+//    locks below, taken at its first call (and again after a subtransaction that may have
+//    released them aborts) and held to its end:
+//     - AccessShareLock on both tables (lock_tables()), which only a TRUNCATE, DROP or ALTER of
+//       them conflicts with;
+//     - the shard's own lock, a lock object of the shard's number (lock_shard(): classid the
+//       registry's OID, objid the shard, objsubid 0) in ShareLock mode, and for a shard issued
+//       from its whole field (no blocks) also objsubid 1. A BEFORE ROW trigger on both tables
+//       (shard_rows_lock(), ENABLE ALWAYS: it fires under session_replication_role = replica and
+//       in the logical replication apply worker too) takes RowExclusiveLock on objsubid 0 of the
+//       shard of every row UPDATEd or DELETEd, and on objsubid 1 of the shard of every block
+//       INSERTed. So a change to a shard's existing rows (drop_shard, rename_shard, a copy that
+//       replaces them, manual DML) waits for every transaction that issued from them, and the
+//       first block of a shard waits for those that issued from its whole field; a new block for
+//       another node, or a new shard, waits for no one (a grant conflicts with no issuer, and no
+//       issuer queues behind it). The transaction's first call waits for a change of its shard in
+//       progress to commit;
+//     - taking either lock processes invalidations (LockRelationOid, LockDatabaseObject), and
+//       every committed change has sent one: the tables' row and statement triggers
+//       (shard_registry_changed) are ENABLE ALWAYS, and the row triggers fire in the apply worker
+//       (which fires no statement triggers but TRUNCATE's). An entry read before its shard's lock
+//       was taken is read again if an invalidation came in while it was taken.
+//    So within a transaction the rows a cached entry was read from cannot change, and at its first
+//    call every committed change has been seen. Entries are dropped one by one when their function or its schema changes
 //    (syscache hash values of PROCOID and NAMESPACEOID: CREATE OR REPLACE, ALTER FUNCTION ... SET
 //    SCHEMA, ALTER SCHEMA ... RENAME), and all of them on an invalidation of either table; an
 //    invalidation of any other relation leaves them alone. A hash table: any number of shards
@@ -89,11 +100,13 @@ struct CachedShard {
     std::int32_t shard;
     std::int64_t epoch_ms;
     int node_id;             // id_gen.node_id when the entry was made (a reload can change it)
+    int group;               // this node's Citus group when the entry was made (-1: no Citus)
     std::int32_t seq_lo;     // this server's block of the sequence field: seq_lo .. seq_lo + 2^seq_bits - 1
     std::int32_t seq_bits;   // 10 (the whole field) when the shard has no blocks
     std::int64_t valid_from_ms;  // the block is used from this Unix ms on
     bool in_block;               // issued from a block of shard_blocks
     bool block_valid;            // this backend has seen the clock pass valid_from_ms
+    std::uint64_t locked_serial; // g_xact_serial when this transaction took the shard's lock (lock_shard())
 };
 
 struct Tables {
@@ -101,6 +114,8 @@ struct Tables {
     Oid blocks;    // InvalidOid: absent (not cached as such)
     AttrNumber r_shard, r_schema, r_epoch;
     AttrNumber b_shard, b_node, b_lo, b_bits, b_from;
+    AttrNumber b_group;  // InvalidAttrNumber: SQL older than 0.3.0 (no node_group column)
+    Oid identity;        // shard_node_identity; InvalidOid: absent (SQL older than 0.3.0)
 };
 
 HTAB* g_shards = nullptr;
@@ -110,15 +125,20 @@ Tables g_tables{};
 // the entries read from them.
 Oid g_known_registry = InvalidOid, g_known_blocks = InvalidOid;
 std::uint64_t g_shards_generation = 0;  // bumped whenever g_tables or an entry of g_shards may have been dropped
-bool g_locked = false;                  // this transaction holds ShareLock on both tables
-// The ShareLocks lock_tables() took since g_locked was last false, so that a call that took them
-// and then finds it must ask the coordinator for a grant (shard_cluster_pull) can let them go
-// first: it has issued nothing under them. g_taken_ok is false when they cannot be told apart
-// (the tables were found again under other OIDs in between).
-Oid g_taken_registry = InvalidOid, g_taken_blocks = InvalidOid;
-int g_taken_n_registry = 0, g_taken_n_blocks = 0;
-bool g_taken_ok = true;
+bool g_locked = false;                  // this transaction holds AccessShareLock on both tables
+// Counts transactions (and aborted subtransactions, which may release locks): an entry's shard
+// lock is held when its locked_serial is the current value. Never 0.
+std::uint64_t g_xact_serial = 1;
 bool g_callbacks_registered = false;
+// This node's Citus group (pg_dist_local_group), read once per transaction by lock_tables(): -1
+// without Citus in this database, -2 not read yet in this transaction.
+int g_group = -2;
+// The identity the coordinator confirmed for this node (a row of shard_node_identity, see
+// identity_confirmed()), as last found by this backend: -1 none. Dropped by a relcache
+// invalidation of that table (a TRUNCATE by hand); a crash, which empties the table, restarts
+// every backend.
+int g_identity_group = -1, g_identity_node = -1;
+Oid g_known_identity = InvalidOid;
 
 void drop_all_shards() noexcept {
     ++g_shards_generation;
@@ -143,6 +163,8 @@ void on_syscache(Datum arg, int cacheid, uint32 hashvalue) {
 }
 
 void on_relcache(Datum, Oid relid) {
+    if (relid == InvalidOid || (OidIsValid(g_known_identity) && relid == g_known_identity))
+        g_identity_group = g_identity_node = -1;
     if (relid == InvalidOid || !OidIsValid(g_known_registry) || relid == g_known_registry ||
         (OidIsValid(g_known_blocks) && relid == g_known_blocks)) {
         drop_all_shards();
@@ -150,30 +172,17 @@ void on_relcache(Datum, Oid relid) {
     }
 }
 
-void forget_taken() noexcept {
-    g_taken_registry = g_taken_blocks = InvalidOid;
-    g_taken_n_registry = g_taken_n_blocks = 0;
-    g_taken_ok = true;
-}
-
 void on_xact(XactEvent, void*) {
     g_locked = false;
-    forget_taken();
+    g_group = -2;
+    ++g_xact_serial;
 }
 void on_subxact(SubXactEvent event, SubTransactionId, SubTransactionId, void*) {
     // Locks taken in an aborted subtransaction are released with it.
     if (event == SUBXACT_EVENT_ABORT_SUB) {
         g_locked = false;
-        forget_taken();
+        ++g_xact_serial;
     }
-}
-
-// Takes ShareLock on `relid` and counts it (see g_taken_*).
-void take_share_lock(Oid relid, Oid& taken, int& n) {
-    if (OidIsValid(taken) && taken != relid) g_taken_ok = false;
-    LockRelationOid(relid, ShareLock);
-    taken = relid;
-    ++n;
 }
 
 void register_callbacks() {
@@ -222,17 +231,77 @@ Tables find_tables() {
         t.b_lo = column(t.blocks, "shard_blocks", "seq_lo", INT4OID);
         t.b_bits = column(t.blocks, "shard_blocks", "seq_bits", INT4OID);
         t.b_from = column(t.blocks, "shard_blocks", "valid_from", TIMESTAMPTZOID);
+        // 0.3.0's column: the Citus group each block was granted to.
+        if (get_attnum(t.blocks, "node_group") != InvalidAttrNumber)
+            t.b_group = column(t.blocks, "shard_blocks", "node_group", INT4OID);
     }
+    t.identity = idgen::pg::extension_table("shard_node_identity", extnsp);
     return t;
 }
 
-// Takes ShareLock on both tables for this transaction, unless it holds them already, and makes
-// g_shards current (see 2. above); returns the tables it locked. The lock is taken on the OIDs
-// found before it; if taking it brought an invalidation of either table, they are found again
-// and locked again. The caller reads the tables through the returned copy, never through
-// g_tables, which any invalidation processed later (a catalog lookup, a new lock) may empty: the
-// OIDs locked stay valid (nothing drops a table this transaction holds ShareLock on), and what a
-// GRANT or ANALYZE invalidates does not change the rows.
+// This node's Citus group: the one row of Citus's pg_dist_local_group (0 on the coordinator), or
+// -1 when Citus is not installed in this database. Read by name at run time (id_gen does not
+// depend on Citus); only a superuser can put a table into pg_catalog. Only trivially destructible
+// locals.
+int read_local_group() {
+    const Oid relid = get_relname_relid("pg_dist_local_group", PG_CATALOG_NAMESPACE);
+    if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_RELATION) return -1;
+    int group = -1;
+    Relation rel = table_open(relid, AccessShareLock);
+    const AttrNumber a = get_attnum(relid, "groupid");
+    if (a != InvalidAttrNumber && get_atttype(relid, a) == INT4OID) {
+        SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, nullptr, 0, nullptr);
+        HeapTuple row = systable_getnext(scan);
+        if (HeapTupleIsValid(row)) {
+            bool isnull = true;
+            const Datum d = heap_getattr(row, a, RelationGetDescr(rel), &isnull);
+            if (!isnull && DatumGetInt32(d) >= 0) group = DatumGetInt32(d);
+        }
+        systable_endscan(scan);
+    }
+    table_close(rel, AccessShareLock);
+    return group;
+}
+
+// Whether this node's identity, Citus group `group` with id_gen.node_id `node`, is confirmed: a
+// row of shard_node_identity, an UNLOGGED table that only the coordinator writes, over a
+// connection to the address pg_dist_node has for that group (shard_cluster_identify(), run by
+// shard_cluster_grant()). pg_basebackup does not copy an unlogged table's rows and a crash empties
+// it, so a copy of this node started as a server of its own, which has this node's group, blocks
+// and settings, finds none and is never given one. Read with a fresh snapshot (a row the
+// coordinator wrote during this call counts); true when the table is absent (SQL older than
+// 0.3.0). Only trivially destructible locals.
+bool identity_confirmed(const Tables& t, int group, int node) {
+    if (!OidIsValid(t.identity)) return true;
+    if (g_identity_group == group && g_identity_node == node) return true;
+    bool found = false;
+    Relation rel = table_open(t.identity, AccessShareLock);
+    const AttrNumber a_group = get_attnum(t.identity, "node_group"), a_node = get_attnum(t.identity, "node_id");
+    if (a_group != InvalidAttrNumber && a_node != InvalidAttrNumber) {
+        SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, nullptr, 0, nullptr);
+        for (HeapTuple row = systable_getnext(scan); HeapTupleIsValid(row) && !found; row = systable_getnext(scan)) {
+            bool ng = true, nn = true;
+            const Datum dg = heap_getattr(row, a_group, RelationGetDescr(rel), &ng);
+            const Datum dn = heap_getattr(row, a_node, RelationGetDescr(rel), &nn);
+            found = !ng && !nn && DatumGetInt32(dg) == group && DatumGetInt32(dn) == node;
+        }
+        systable_endscan(scan);
+    }
+    table_close(rel, AccessShareLock);
+    if (found) {
+        g_identity_group = group;
+        g_identity_node = node;
+    }
+    return found;
+}
+
+// Takes AccessShareLock on both tables for this transaction, unless it holds them already (see
+// 2. above); returns the tables it locked. The lock is taken on the OIDs found before it; if
+// taking it brought an invalidation of either table, they are found again and locked again. The
+// caller reads the tables through the returned copy, never through g_tables, which any
+// invalidation processed later (a catalog lookup, a new lock) may empty: the OIDs locked stay
+// valid (nothing drops a table this transaction holds a lock on), and what a GRANT or ANALYZE
+// invalidates does not change the rows.
 Tables lock_tables() {
     register_callbacks();
     if (g_locked && OidIsValid(g_tables.registry)) return g_tables;
@@ -241,27 +310,47 @@ Tables lock_tables() {
             g_tables = find_tables();
             g_known_registry = g_tables.registry;
             if (OidIsValid(g_tables.blocks)) g_known_blocks = g_tables.blocks;
+            if (OidIsValid(g_tables.identity)) g_known_identity = g_tables.identity;
         }
         const std::uint64_t generation = g_shards_generation;
         const Tables t = g_tables;
-        take_share_lock(t.registry, g_taken_registry, g_taken_n_registry);
-        if (OidIsValid(t.blocks)) take_share_lock(t.blocks, g_taken_blocks, g_taken_n_blocks);
+        LockRelationOid(t.registry, AccessShareLock);
+        if (OidIsValid(t.blocks)) LockRelationOid(t.blocks, AccessShareLock);
         // Invalidations may also arrive while the second lock is taken: check after both.
         if (generation == g_shards_generation) {
             g_locked = true;
+            if (g_group == -2) g_group = read_local_group();
             return t;
         }
         if (attempt >= 100) elog(ERROR, "id_gen shard tables keep changing");
     }
 }
 
+// Takes `entry`'s shard lock for this transaction (see 2. above): ShareLock on the lock object of
+// its number, and on its whole-field object when it has no blocks (that one first: a grant of the
+// shard's first blocks holds it while it sets their valid_from, which takes the other).
+// Processes invalidations.
+void lock_shard(const Tables& t, CachedShard& entry) {
+    if (!entry.in_block) LockDatabaseObject(t.registry, static_cast<Oid>(entry.shard), 1, ShareLock);
+    LockDatabaseObject(t.registry, static_cast<Oid>(entry.shard), 0, ShareLock);
+    entry.locked_serial = g_xact_serial;
+}
+
 // Fills in this server's block of `entry`'s shard from shard_blocks (absent before 0.2.0: no
 // blocks). When the shard has blocks and none is this server's: sets *miss if `miss` is given,
-// else raises. Runs under lock_tables(), with the tables it returned.
+// else raises. On a Citus node a block is this server's when it has this server's id_gen.node_id
+// and was granted to this node's Citus group (node_group). A block of this node id granted to
+// another group is another node's: a miss too, so that a worker asks the coordinator, which
+// refuses (55000, naming the node that holds it) unless that node has left pg_dist_node, and then
+// hands the node id's blocks over to this one (shard_cluster_grant_blocks()); without `miss` (the
+// coordinator, which asks no one, or no answer) it is refused here, naming both groups. A block
+// with no group (granted by 0.2.0, or written by hand) is a miss, for the coordinator to claim.
+// Runs under lock_tables(), with the tables it returned.
 void find_block(const Tables& t, CachedShard& entry, const char* nspname, bool* miss) {
     if (!OidIsValid(t.blocks)) return;
     int blocks = 0;
     bool mine = false;
+    int foreign_group = -1;
     ScanKeyData key[1];
     ScanKeyInit(&key[0], t.b_shard, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(entry.shard));
     Relation rel = table_open(t.blocks, AccessShareLock);
@@ -276,6 +365,15 @@ void find_block(const Tables& t, CachedShard& entry, const char* nspname, bool* 
         const Datum d_bits = heap_getattr(row, t.b_bits, RelationGetDescr(rel), &n3);
         const Datum d_from = heap_getattr(row, t.b_from, RelationGetDescr(rel), &n4);
         if (n1 || n2 || n3 || n4 || DatumGetInt32(d_node) != entry.node_id || entry.node_id < 0) continue;
+        if (entry.group >= 0) {
+            bool ng = true;
+            const Datum d_group = t.b_group != InvalidAttrNumber ? heap_getattr(row, t.b_group, RelationGetDescr(rel), &ng) : Datum(0);
+            if (ng) continue;
+            if (DatumGetInt32(d_group) != entry.group) {
+                foreign_group = DatumGetInt32(d_group);
+                continue;
+            }
+        }
         const std::int32_t lo = DatumGetInt32(d_lo), bits = DatumGetInt32(d_bits);
         // The table's CHECKs keep blocks aligned and inside the field; checked again here, since
         // a block outside them would put bits into the shard field.
@@ -288,6 +386,19 @@ void find_block(const Tables& t, CachedShard& entry, const char* nspname, bool* 
     }
     systable_endscan(scan);
     table_close(rel, AccessShareLock);
+    if (!mine && foreign_group >= 0 && miss != nullptr) {
+        *miss = true;
+        return;
+    }
+    if (!mine && foreign_group >= 0)
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("id_gen.node_id %d of this node (Citus group %d) is another node's: its block of shard %d "
+                               "(schema \"%s\") was granted to Citus group %d",
+                               entry.node_id, entry.group, entry.shard, nspname, foreign_group),
+                        errdetail("A node issues a shard's IDs only from a block the coordinator granted to its own Citus "
+                                  "group; two nodes with one id_gen.node_id would issue the same IDs."),
+                        errhint("Set this node's id_gen.node_id back to its own number (on the coordinator, shard_blocks "
+                                "has the node id of each node_group) and reload; nothing was issued.")));
     if (blocks > 0 && !mine && miss != nullptr) {
         *miss = true;
         return;
@@ -309,24 +420,41 @@ void find_block(const Tables& t, CachedShard& entry, const char* nspname, bool* 
     }
 }
 
+// A next_id() dropped while its caller waited for the lock (drop_shard() drops the function; a
+// statement planned before that commits still calls it): 42883, saying so, rather than an
+// internal error. Only trivially destructible locals.
+[[noreturn]] void raise_dropped(Oid fn_oid) {
+    ereport(ERROR, (errcode(ERRCODE_UNDEFINED_FUNCTION),
+                    errmsg("this next_id() (function %u) no longer exists: its shard was dropped", fn_oid),
+                    errdetail("drop_shard() (or a DROP of its function or schema) committed while this statement waited for it."),
+                    errhint("Nothing was issued; call the next_id() of a registered shard (see shard_registry).")));
+    pg_unreachable();
+}
+
+// The schema of next_id() function `fn_oid`; raise_dropped() when it is gone.
+Oid next_id_schema(Oid fn_oid) {
+    HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn_oid));
+    if (!HeapTupleIsValid(tup)) raise_dropped(fn_oid);
+    const Oid nsp = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tup))->pronamespace;
+    ReleaseSysCache(tup);
+    return nsp;
+}
+
 // Looks the shard of next_id() function `fn_oid` up in the registry. When its schema is not a
 // registered shard, or the shard has blocks and none is this server's: sets *miss if `miss` is
 // given (the entry is then not to be used), else raises. Runs under lock_tables(), with the tables
 // it returned.
 CachedShard lookup_shard(const Tables& t, Oid fn_oid, bool* miss) {
-    HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn_oid));
-    if (!HeapTupleIsValid(tup)) elog(ERROR, "cache lookup failed for function %u", fn_oid);
-    const Oid nsp = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tup))->pronamespace;
-    ReleaseSysCache(tup);
+    const Oid nsp = next_id_schema(fn_oid);
     char* nspname = get_namespace_name(nsp);
-    if (nspname == nullptr) elog(ERROR, "cache lookup failed for namespace %u", nsp);
+    if (nspname == nullptr) raise_dropped(fn_oid);
 
     // A plain catalog-style scan, not SPI: SQL text would be parsed under the caller's
     // search_path (an operator planted on it could run in place of ours, the CVE-2018-1058
     // pattern). Only trivially destructible locals live across these calls.
     CachedShard entry{fn_oid, true, GetSysCacheHashValue1(PROCOID, ObjectIdGetDatum(fn_oid)),
-                      GetSysCacheHashValue1(NAMESPACEOID, ObjectIdGetDatum(nsp)), -1, 0, idgen::pg::g_node_id, 0, 10, 0,
-                      false, false};
+                      GetSysCacheHashValue1(NAMESPACEOID, ObjectIdGetDatum(nsp)), -1, 0, idgen::pg::g_node_id, g_group, 0, 10, 0,
+                      false, false, 0};
     NameData nd;
     namestrcpy(&nd, nspname);
     ScanKeyData key[1];
@@ -363,34 +491,48 @@ CachedShard lookup_shard(const Tables& t, Oid fn_oid, bool* miss) {
     return entry;
 }
 
-// The current entry of `fn_oid`: under the lock, from the cache or the tables. An entry read
-// while an invalidation that may concern it was processed (its function, its schema, a sinval
-// reset, either table) is read again, and is used uncached if that keeps happening: it was read
-// under the lock, so its rows are current, and only the next call must not trust it blindly.
+// The current entry of `fn_oid`: under the locks, from the cache or the tables. The tables' lock
+// is taken first, then the entry found (cached, or read), then its shard's lock if this
+// transaction does not hold it yet. An entry during which an invalidation that may concern it was
+// processed (its function, its schema, a sinval reset, either table) is read again; if that keeps
+// happening, one read while its shard's lock was already held is used uncached: its rows are
+// current, and only the next call must not trust it blindly.
 //
 // The entry last returned is also kept aside (g_last), for the calls of one statement: it is used
-// while this transaction holds the locks (g_locked) and no entry has been dropped since it was
-// read (g_shards_generation), which is what the hash table's own entry would say, one hash lookup
-// sooner.
+// while this transaction holds the locks (g_locked, its locked_serial) and no entry has been
+// dropped since it was read (g_shards_generation), which is what the hash table's own entry would
+// say, one hash lookup sooner.
 CachedShard g_last{};
 std::uint64_t g_last_generation = 0;
 
 CachedShard current_shard(Oid fn_oid, bool* miss) {
     if (g_locked && OidIsValid(g_tables.registry) && g_last.fn_oid == fn_oid && OidIsValid(fn_oid) &&
-        g_last_generation == g_shards_generation && g_last.node_id == idgen::pg::g_node_id)
+        g_last_generation == g_shards_generation && g_last.node_id == idgen::pg::g_node_id && g_last.group == g_group &&
+        g_last.locked_serial == g_xact_serial)
         return g_last;
     const Tables t = lock_tables();
-    const std::uint64_t before = g_shards_generation;
-    auto* hit = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_FIND, nullptr));
-    if (hit != nullptr && hit->valid && hit->node_id == idgen::pg::g_node_id) {
-        g_last = *hit;
-        g_last_generation = before;
-        return g_last;
-    }
+    std::int32_t held_shard = -1;  // the shard whose lock this loop took last
+    bool held_whole = false;       // ... with its whole-field object
     for (int attempt = 0;; ++attempt) {
         const std::uint64_t generation = g_shards_generation;
-        const CachedShard entry = lookup_shard(t, fn_oid, miss);
-        if (miss != nullptr && *miss) return entry;
+        auto* hit = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_FIND, nullptr));
+        CachedShard entry{};
+        bool read = false;
+        if (hit != nullptr && hit->valid && hit->node_id == idgen::pg::g_node_id && hit->group == g_group) {
+            entry = *hit;
+        } else {
+            entry = lookup_shard(t, fn_oid, miss);
+            if (miss != nullptr && *miss) return entry;
+            read = true;
+        }
+        const bool read_under_lock = read && entry.shard == held_shard && (entry.in_block || held_whole);
+        if (read_under_lock) {
+            entry.locked_serial = g_xact_serial;
+        } else if (entry.locked_serial != g_xact_serial) {
+            lock_shard(t, entry);
+            held_shard = entry.shard;
+            held_whole = !entry.in_block;
+        }
         if (generation == g_shards_generation) {
             auto* slot = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_ENTER, nullptr));
             *slot = entry;
@@ -398,7 +540,8 @@ CachedShard current_shard(Oid fn_oid, bool* miss) {
             g_last_generation = generation;
             return entry;
         }
-        if (attempt >= 3) return entry;
+        if (read_under_lock && attempt >= 3) return entry;
+        if (attempt >= 100) elog(ERROR, "id_gen shard tables keep changing");
     }
 }
 
@@ -411,31 +554,23 @@ CachedShard current_shard(Oid fn_oid, bool* miss) {
 // it is used: the same block every time for this node id (blocks are never changed, only dropped
 // with their shard), and blocks of distinct node ids never overlap, whichever node asks first.
 // The entry is cached like one read from the tables and dropped by the same invalidations (its
-// function, its schema, either table). If this call took the ShareLocks (the transaction held
-// none before, so nothing was issued under them), they are let go before asking: the copy the
-// function keeps on this node over a separate connection then need not wait for this session.
-// Only trivially destructible locals.
-bool pull_grant(Oid fn_oid, bool was_locked, CachedShard& entry) {
+// function, its schema, either table). This call holds no lock of the shard asked for while it
+// asks (it takes it after the answer), and the tables' AccessShareLock conflicts with no write:
+// the copy the function keeps on this node over a separate connection waits for this session
+// only if it changes rows of a shard this transaction issued from. Only trivially destructible
+// locals.
+bool pull_grant(Oid fn_oid, CachedShard& entry) {
     const Oid extnsp = idgen::pg::extension_schema();
     if (!OidIsValid(extnsp)) return false;
     Oid argtypes[1] = {NAMEOID};
     const Oid pull = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid, CStringGetDatum("shard_cluster_pull"),
                                      PointerGetDatum(buildoidvector(argtypes, 1)), ObjectIdGetDatum(extnsp));
     if (!OidIsValid(pull) || getExtensionOfObject(ProcedureRelationId, pull) != get_extension_oid("id_gen", false)) return false;
-    HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn_oid));
-    if (!HeapTupleIsValid(tup)) elog(ERROR, "cache lookup failed for function %u", fn_oid);
-    const Oid nsp = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tup))->pronamespace;
-    ReleaseSysCache(tup);
+    const Oid nsp = next_id_schema(fn_oid);
     char* nspname = get_namespace_name(nsp);
-    if (nspname == nullptr) elog(ERROR, "cache lookup failed for namespace %u", nsp);
+    if (nspname == nullptr) raise_dropped(fn_oid);
     NameData nd;
     namestrcpy(&nd, nspname);
-    if (!was_locked && g_locked && g_taken_ok) {
-        for (int i = 0; i < g_taken_n_registry; ++i) UnlockRelationOid(g_taken_registry, ShareLock);
-        for (int i = 0; i < g_taken_n_blocks; ++i) UnlockRelationOid(g_taken_blocks, ShareLock);
-        forget_taken();
-        g_locked = false;
-    }
     const Datum row = OidFunctionCall1(pull, NameGetDatum(&nd));
     HeapTupleHeader h = DatumGetHeapTupleHeader(row);
     bool n_shard = true, n_epoch = true, n_lo = true, n_bits = true, n_from = true;
@@ -451,12 +586,13 @@ bool pull_grant(Oid fn_oid, bool was_locked, CachedShard& entry) {
         return false;
     entry = CachedShard{fn_oid, true, GetSysCacheHashValue1(PROCOID, ObjectIdGetDatum(fn_oid)),
                         GetSysCacheHashValue1(NAMESPACEOID, ObjectIdGetDatum(nsp)), shard,
-                        idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_epoch)), idgen::pg::g_node_id, lo, bits,
-                        idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_from)), true, false};
-    // Under the lock again (the tables cannot change under this transaction from here on), and
-    // cached unless an invalidation arrived meanwhile.
+                        idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_epoch)), idgen::pg::g_node_id, g_group, lo, bits,
+                        idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_from)), true, false, 0};
+    // Under the locks (the rows cannot change under this transaction from here on), and cached
+    // unless an invalidation arrived meanwhile. The answer is used either way: it is the
+    // coordinator's, committed there.
     const std::uint64_t generation = g_shards_generation;
-    lock_tables();
+    lock_shard(lock_tables(), entry);
     if (generation == g_shards_generation) {
         auto* slot = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_ENTER, nullptr));
         *slot = entry;
@@ -481,10 +617,30 @@ std::int64_t shard_arg(FunctionCallInfo fcinfo, idgen::pg::Failure& failure, boo
 IDGEN_FUNCTION(shard_next_id) {
     const Oid fn_oid = fcinfo->flinfo->fn_oid;
     idgen::pg::require_writable("next_id()");
-    const bool was_locked = g_locked;
     bool miss = false;
     CachedShard entry = current_shard(fn_oid, &miss);
-    if (miss && !pull_grant(fn_oid, was_locked, entry)) entry = current_shard(fn_oid, nullptr);
+    if (miss && !pull_grant(fn_oid, entry)) entry = current_shard(fn_oid, nullptr);
+    // A Citus worker issues from its block only once the coordinator has confirmed its identity
+    // (identity_confirmed(): checked once per backend, again after a reload changes the node id).
+    // Without it, it asks the coordinator (the same request as for a block it lacks), which
+    // confirms it over a connection to this group's address in pg_dist_node: to this node, not to
+    // a copy of it.
+    if (entry.in_block && entry.group > 0 && !identity_confirmed(lock_tables(), entry.group, entry.node_id)) {
+        CachedShard asked = entry;
+        const bool answered = pull_grant(fn_oid, asked);
+        if (!answered || !asked.in_block || !identity_confirmed(lock_tables(), entry.group, entry.node_id))
+            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                            errmsg("this node (Citus group %d, id_gen.node_id %d) is not confirmed by the coordinator as that node",
+                                   entry.group, entry.node_id),
+                            errdetail("The coordinator confirms a node's identity only over a connection to the address "
+                                      "pg_dist_node has for its group, and a copy of a node (pg_basebackup, a copied data "
+                                      "directory) started as a server of its own has that node's group and blocks: "
+                                      "issuing from them would repeat that node's IDs."),
+                            errhint("Nothing was issued. Add a copy to the cluster as a node of its own "
+                                    "(citus_add_node(), with its own id_gen.node_id), or point pg_dist_node at it "
+                                    "(citus_update_node()) if it replaces that node.")));
+        entry = asked;
+    }
     // A block is used from its valid_from on. Once the clock has passed it, this backend's cache
     // entry says so and later calls read no clock here: the generator never issues an ID older
     // than one it issued, so every later ID of the block is as late.
@@ -631,6 +787,49 @@ Datum shard_registry_changed(PG_FUNCTION_ARGS) {
     if (!CALLED_AS_TRIGGER(fcinfo)) elog(ERROR, "shard_registry_changed() must be called as a trigger");
     CacheInvalidateRelcacheByRelid(RelationGetRelid(reinterpret_cast<TriggerData*>(fcinfo->context)->tg_relation));
     return PointerGetDatum(nullptr);
+}
+}
+
+// BEFORE ROW trigger on shard_registry and shard_blocks, enabled ALWAYS (63_shard_cache.sql): the
+// shard locks that next_id()'s cache rests on (see 2. at the top). An UPDATE or DELETE takes
+// RowExclusiveLock on the lock object of the shard of the row (of both rows, for an UPDATE that
+// changes it), so it waits for every transaction that issued from the shard's rows as they were;
+// an INSERT into shard_blocks takes it on the shard's whole-field object, so the first block of a
+// shard waits for the transactions that issued from its whole field. An INSERT into the registry
+// takes nothing: no transaction has issued from a shard that is not registered. Only trivially
+// destructible locals.
+extern "C" {
+PG_FUNCTION_INFO_V1(shard_rows_lock);
+Datum shard_rows_lock(PG_FUNCTION_ARGS) {
+    if (!CALLED_AS_TRIGGER(fcinfo)) elog(ERROR, "shard_rows_lock() must be called as a trigger");
+    auto* td = reinterpret_cast<TriggerData*>(fcinfo->context);
+    if (!TRIGGER_FIRED_BEFORE(td->tg_event) || !TRIGGER_FIRED_FOR_ROW(td->tg_event))
+        elog(ERROR, "shard_rows_lock() must be a BEFORE ROW trigger");
+    const Oid relid = RelationGetRelid(td->tg_relation);
+    const Oid extnsp = idgen::pg::extension_schema();
+    const Oid registry = OidIsValid(extnsp) ? idgen::pg::extension_table("shard_registry", extnsp) : InvalidOid;
+    HeapTuple result = TRIGGER_FIRED_BY_UPDATE(td->tg_event) ? td->tg_newtuple : td->tg_trigtuple;
+    if (!OidIsValid(registry)) return PointerGetDatum(result);
+    const AttrNumber a = get_attnum(relid, "shard");
+    if (a == InvalidAttrNumber) return PointerGetDatum(result);
+    const TupleDesc desc = RelationGetDescr(td->tg_relation);
+    bool isnull = true;
+    if (TRIGGER_FIRED_BY_INSERT(td->tg_event)) {
+        const Datum d = heap_getattr(td->tg_trigtuple, a, desc, &isnull);
+        if (!isnull && relid != registry) LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d)), 1, RowExclusiveLock);
+        return PointerGetDatum(result);
+    }
+    const Datum d_old = heap_getattr(td->tg_trigtuple, a, desc, &isnull);
+    if (!isnull) LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d_old)), 0, RowExclusiveLock);
+    if (TRIGGER_FIRED_BY_UPDATE(td->tg_event)) {
+        bool new_null = true;
+        const Datum d_new = heap_getattr(td->tg_newtuple, a, desc, &new_null);
+        if (!new_null && (isnull || DatumGetInt32(d_new) != DatumGetInt32(d_old))) {
+            LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d_new)), 0, RowExclusiveLock);
+            if (relid != registry) LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d_new)), 1, RowExclusiveLock);
+        }
+    }
+    return PointerGetDatum(result);
 }
 }
 

@@ -104,6 +104,7 @@ DECLARE
     nid int4;
     grp int4;
     lo int4;
+    nbits int4;
     granted int4 := 0;
 BEGIN
     IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
@@ -114,6 +115,21 @@ BEGIN
     END IF;
     FOR i IN 1 .. coalesce(pg_catalog.cardinality(nids), 0) LOOP
         PERFORM @extschema@.shard_cluster_check_holder(nids[i], groups[i]);
+        -- The hand-over, explicit and in this transaction: the node id's blocks (every shard's)
+        -- and their history become this node's. check_holder() let it through, so they were
+        -- granted to no node still in pg_dist_node (a removed node's), or by 0.2.0 (no group).
+        -- A removed node's block is used by its new holder only from one second plus the
+        -- run-ahead allowance after now, past every ID the old holder can have issued before it
+        -- was removed; a second claimant is refused by check_holder(), since the record names
+        -- this node now.
+        UPDATE @extschema@.shard_blocks b
+           SET node_group = groups[i],
+               valid_from = CASE WHEN b.node_group IS NULL THEN b.valid_from
+                                 ELSE GREATEST(b.valid_from, pg_catalog.clock_timestamp() + interval '1 second'
+                                          + coalesce(pg_catalog.current_setting('id_gen.max_run_ahead', true), '1s')::interval) END
+         WHERE b.node_id = nids[i] AND b.node_group IS DISTINCT FROM groups[i];
+        UPDATE @extschema@.shard_block_history h SET node_group = groups[i]
+         WHERE h.node_id = nids[i] AND h.node_group IS DISTINCT FROM groups[i];
     END LOOP;
     PERFORM @extschema@.shard_cluster_durable();
     WHILE (1 << bits) < width LOOP
@@ -126,16 +142,20 @@ BEGIN
         FOR nid, grp IN SELECT u.node_id, u.node_group FROM ROWS FROM (pg_catalog.unnest(nids), pg_catalog.unnest(groups)) AS u(node_id, node_group)
                     WHERE NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b WHERE b.shard = s.shard AND b.node_id = u.node_id)
                     ORDER BY u.node_id LOOP
-            -- The block this node id held of this shard before (dropped with the shard), if it
-            -- is of this size and free; else the lowest free aligned run of `width` sequence
-            -- numbers that no other node id ever held of this shard.
-            SELECT h.seq_lo INTO lo
+            -- The block this node id held of this shard before (dropped with the shard), at the
+            -- size it had then, if it is free: the node continues under the same generator key,
+            -- above every ID it issued from it, whatever its clock does (a narrower block inside
+            -- it would be a new key that knows nothing of them). Else the lowest free aligned run
+            -- of `width` sequence numbers that no other node id ever held of this shard.
+            SELECT h.seq_lo, h.seq_bits INTO lo, nbits
               FROM @extschema@.shard_block_history h
-             WHERE h.shard = s.shard AND h.node_id = nid AND h.seq_bits = bits
+             WHERE h.shard = s.shard AND h.node_id = nid
                AND NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b
-                                WHERE b.shard = s.shard AND b.seq_lo < h.seq_lo + width AND h.seq_lo < b.seq_lo + (1 << b.seq_bits))
-             ORDER BY h.seq_lo LIMIT 1;
+                                WHERE b.shard = s.shard AND b.seq_lo < h.seq_lo + (1 << h.seq_bits)
+                                  AND h.seq_lo < b.seq_lo + (1 << b.seq_bits))
+             ORDER BY h.seq_bits DESC, h.seq_lo LIMIT 1;
             IF lo IS NULL THEN
+                nbits := bits;
                 SELECT g.lo INTO lo
                   FROM pg_catalog.generate_series(0, 1024 - width, width) AS g(lo)
                  WHERE NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b
@@ -155,13 +175,18 @@ BEGIN
             -- first grant may have issued IDs from its whole field, up to the run-ahead allowance
             -- past the clock: its blocks start after that. A later grant is a block no node ever
             -- held (blocks are never freed): valid at once.
-            INSERT INTO @extschema@.shard_blocks (shard, node_id, seq_lo, seq_bits, valid_from)
-                VALUES (s.shard, nid, lo, bits,
-                        CASE WHEN NOT s.first_grant OR s.created_at = pg_catalog.now() THEN s.epoch
-                             ELSE pg_catalog.clock_timestamp() + interval '1 second'
-                                  + coalesce(pg_catalog.current_setting('id_gen.max_run_ahead', true), '1s')::interval END);
+            INSERT INTO @extschema@.shard_blocks (shard, node_id, seq_lo, seq_bits, valid_from, node_group)
+                VALUES (s.shard, nid, lo, nbits, s.epoch, grp);
+            -- The insert waited (shard_rows_lock()) for every transaction issuing from the
+            -- shard's whole field, and holds off new ones: the time is read after that.
+            IF s.first_grant AND s.created_at <> pg_catalog.now() THEN
+                UPDATE @extschema@.shard_blocks b
+                   SET valid_from = pg_catalog.clock_timestamp() + interval '1 second'
+                                    + coalesce(pg_catalog.current_setting('id_gen.max_run_ahead', true), '1s')::interval
+                 WHERE b.shard = s.shard AND b.node_id = nid;
+            END IF;
             INSERT INTO @extschema@.shard_block_history AS h (shard, node_id, seq_lo, seq_bits, node_group)
-                VALUES (s.shard, nid, lo, bits, grp)
+                VALUES (s.shard, nid, lo, nbits, grp)
                 ON CONFLICT (shard, node_id, seq_lo, seq_bits) DO UPDATE SET node_group = excluded.node_group;
             granted := granted + 1;
         END LOOP;
@@ -338,7 +363,8 @@ BEGIN
     DELETE FROM @extschema@.shard_blocks b
      WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.jsonb_populate_recordset(NULL::@extschema@.shard_blocks, snapshot -> 'blocks') x
                         WHERE x.shard = b.shard AND x.node_id = b.node_id
-                          AND x.seq_lo = b.seq_lo AND x.seq_bits = b.seq_bits AND x.valid_from = b.valid_from);
+                          AND x.seq_lo = b.seq_lo AND x.seq_bits = b.seq_bits AND x.valid_from = b.valid_from
+                          AND x.node_group IS NOT DISTINCT FROM b.node_group);
     DELETE FROM @extschema@.shard_registry r
      WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.jsonb_populate_recordset(NULL::@extschema@.shard_registry, snapshot -> 'registry') x
                         WHERE x.shard = r.shard AND x.schema_name = r.schema_name AND x.epoch = r.epoch);
@@ -346,8 +372,8 @@ BEGIN
         SELECT x.shard, x.schema_name, x.epoch, x.created_at
           FROM pg_catalog.jsonb_populate_recordset(NULL::@extschema@.shard_registry, snapshot -> 'registry') x
         ON CONFLICT DO NOTHING;
-    INSERT INTO @extschema@.shard_blocks (shard, node_id, seq_lo, seq_bits, valid_from)
-        SELECT x.shard, x.node_id, x.seq_lo, x.seq_bits, x.valid_from
+    INSERT INTO @extschema@.shard_blocks (shard, node_id, seq_lo, seq_bits, valid_from, node_group)
+        SELECT x.shard, x.node_id, x.seq_lo, x.seq_bits, x.valid_from, x.node_group
           FROM pg_catalog.jsonb_populate_recordset(NULL::@extschema@.shard_blocks, snapshot -> 'blocks') x
         ON CONFLICT DO NOTHING;
     SELECT pg_catalog.count(*) INTO n FROM @extschema@.shard_registry;
@@ -356,6 +382,46 @@ END
 $$;
 COMMENT ON FUNCTION shard_cluster_apply(jsonb, text) IS 'internal to shard_cluster_sync() and shard_cluster_pull(): make this node''s shard registry and blocks equal to the coordinator''s (giving up after lock_timeout, if given)';
 REVOKE ALL ON FUNCTION shard_cluster_apply(jsonb, text) FROM PUBLIC;
+
+-- Run by the coordinator on a worker, over a connection to the address pg_dist_node has for Citus
+-- group `node_group` (shard_cluster_grant()): records that this node is that group with
+-- id_gen.node_id `node_id` (shard_node_identity, 94_shard_block_history.sql), after checking that
+-- this node's own group and setting say the same (55000 otherwise: the node at the registered
+-- address is not the node that asked, say a copy of it with another node id). A write to an
+-- unlogged table with no key: it waits for no one. True when the row was added, false when it was
+-- there. Superuser only.
+CREATE OR REPLACE FUNCTION shard_cluster_identify(node_group int4, node_id int4) RETURNS boolean
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    my_group int4;
+    me int4;
+BEGIN
+    PERFORM @extschema@.shard_cluster_check_caller('confirm a node''s identity');
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+        RAISE EXCEPTION 'shard_cluster_identify() needs Citus' USING ERRCODE = '55000';
+    END IF;
+    EXECUTE 'SELECT g.groupid::int4 FROM pg_catalog.pg_dist_local_group g' INTO my_group;
+    me := NULLIF(pg_catalog.current_setting('id_gen.node_id', true), '')::int4;
+    IF my_group IS DISTINCT FROM shard_cluster_identify.node_group OR me IS DISTINCT FROM shard_cluster_identify.node_id THEN
+        RAISE EXCEPTION 'the node at the address of Citus group % is Citus group % with id_gen.node_id %, not the node that asked (id_gen.node_id %)',
+                        shard_cluster_identify.node_group, my_group, coalesce(me::text, 'unset'), shard_cluster_identify.node_id
+            USING ERRCODE = '55000',
+                  DETAIL = 'The coordinator confirms a node''s identity only at the address pg_dist_node has for its group; the node that asked is another server with that group (a copy of that node?).',
+                  HINT = 'Give a copy of a node its own place in the cluster (citus_add_node()) or point pg_dist_node at it (citus_update_node()) if it replaces the node.';
+    END IF;
+    IF EXISTS (SELECT 1 FROM @extschema@.shard_node_identity i
+                WHERE i.node_group = shard_cluster_identify.node_group AND i.node_id = shard_cluster_identify.node_id) THEN
+        RETURN false;
+    END IF;
+    INSERT INTO @extschema@.shard_node_identity (node_group, node_id)
+        VALUES (shard_cluster_identify.node_group, shard_cluster_identify.node_id);
+    RETURN true;
+END
+$$;
+COMMENT ON FUNCTION shard_cluster_identify(int4, int4) IS 'internal to shard_cluster_grant(), run on a worker by the coordinator: record that this node is Citus group node_group with id_gen.node_id node_id';
+REVOKE ALL ON FUNCTION shard_cluster_identify(int4, int4) FROM PUBLIC;
 
 -- Run on the coordinator for a worker that asks (shard_cluster_pull()): the node of Citus group
 -- `node_group` with id_gen.node_id `node_id` gets its block of the shard of schema `schema_name`
@@ -375,6 +441,10 @@ DECLARE
     s int4;
     nodes int4;
     registered boolean;
+    w_host text;
+    w_port int4;
+    w_ok boolean;
+    w_answer text;
     e_state text;
     e_message text;
     e_detail text;
@@ -391,6 +461,24 @@ BEGIN
         IF NOT coalesce(registered, false) THEN
             RAISE EXCEPTION 'the node asking (Citus group %) is not a node of the cluster', shard_cluster_grant.node_group
                 USING ERRCODE = '55000', HINT = 'Add the node with citus_add_node() on the coordinator first.';
+        END IF;
+        -- The node's identity, confirmed at the address pg_dist_node has for its group (a copy of
+        -- the node elsewhere never gets it): before any lock here, on a connection of its own.
+        IF shard_cluster_grant.node_group <> 0 THEN
+            EXECUTE $q$SELECT n.nodename::text, n.nodeport::int4 FROM pg_catalog.pg_dist_node n
+                        WHERE n.groupid = $1 AND n.noderole = 'primary' ORDER BY n.nodeid LIMIT 1$q$
+                INTO w_host, w_port USING shard_cluster_grant.node_group;
+            PERFORM pg_catalog.set_config('citus.node_connection_timeout', '5s', true);
+            EXECUTE 'SELECT m.success, m.result FROM pg_catalog.master_run_on_worker($1, $2, $3, false) m'
+                INTO w_ok, w_answer
+                USING ARRAY[w_host], ARRAY[w_port],
+                      ARRAY[pg_catalog.format('SELECT %s.shard_cluster_identify(%s, %s)', '@extschema@',
+                                              shard_cluster_grant.node_group, shard_cluster_grant.node_id)];
+            IF NOT coalesce(w_ok, false) THEN
+                RAISE EXCEPTION 'could not confirm the identity of the node asking at %:%, the address of Citus group %',
+                                w_host, w_port, shard_cluster_grant.node_group
+                    USING ERRCODE = '55000', DETAIL = coalesce(w_answer, 'no answer');
+            END IF;
         END IF;
         PERFORM pg_catalog.set_config('lock_timeout', '5s', true);
         LOCK TABLE @extschema@.shard_registry IN SHARE ROW EXCLUSIVE MODE;
@@ -534,7 +622,7 @@ BEGIN
            shard_cluster_pull.seq_bits, shard_cluster_pull.valid_from
       FROM pg_catalog.jsonb_populate_recordset(NULL::@extschema@.shard_registry, copy -> 'registry') r
       JOIN pg_catalog.jsonb_populate_recordset(NULL::@extschema@.shard_blocks, copy -> 'blocks') b
-        ON b.shard = r.shard AND b.node_id = me
+        ON b.shard = r.shard AND b.node_id = me AND b.node_group = my_group
      WHERE r.schema_name = shard_cluster_pull.schema_name;
     -- Keep the copy on this node when that is quick (see above); a failure changes nothing.
     EXECUTE $q$SELECT n.nodename::text, n.nodeport::int4 FROM pg_catalog.pg_dist_node n

@@ -24,3 +24,41 @@ GRANT SELECT ON shard_block_history TO PUBLIC;
 -- A 0.2.0 cluster's grants so far.
 INSERT INTO shard_block_history (shard, node_id, seq_lo, seq_bits)
     SELECT b.shard, b.node_id, b.seq_lo, b.seq_bits FROM shard_blocks b ON CONFLICT DO NOTHING;
+
+-- 0.3.0: a block belongs to a Citus node, not to a setting. node_group is the Citus group (its
+-- group id in pg_dist_node; 0 the coordinator) the block was granted to; next_id() on a Citus node
+-- issues only from a block of its id_gen.node_id granted to its own group (pg_dist_local_group),
+-- and refuses (55000, naming both groups) a block of its node id granted to another. NULL for a
+-- grant of 0.2.0: the coordinator records the group of the first node that asks for it
+-- (shard_cluster_grant_blocks()).
+ALTER TABLE shard_blocks ADD COLUMN node_group int4;
+COMMENT ON COLUMN shard_blocks.node_group IS 'the Citus group the block was granted to (NULL: granted by 0.2.0, claimed by the first node of that node id that asks)';
+-- The coordinator's own blocks of 0.2.0 are its group's (0): it never asks anyone.
+DO $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus')
+       AND pg_catalog.current_setting('id_gen.node_id', true) ~ '^[0-9]+$' THEN
+        EXECUTE $q$UPDATE @extschema@.shard_blocks SET node_group = 0
+                    WHERE node_group IS NULL AND node_id = pg_catalog.current_setting('id_gen.node_id')::int4
+                      AND (SELECT g.groupid FROM pg_catalog.pg_dist_local_group g) = 0$q$;
+        EXECUTE $q$UPDATE @extschema@.shard_block_history SET node_group = 0
+                    WHERE node_group IS NULL AND node_id = pg_catalog.current_setting('id_gen.node_id')::int4
+                      AND (SELECT g.groupid FROM pg_catalog.pg_dist_local_group g) = 0$q$;
+    END IF;
+END
+$$;
+
+-- 0.3.0: the identity of this node as the coordinator confirmed it: its Citus group and
+-- id_gen.node_id. UNLOGGED, so that pg_basebackup does not copy its rows and a crash empties it:
+-- a copy of a worker started as a server of its own has the worker's group, blocks and settings,
+-- and nothing else tells the two apart. Written only by shard_cluster_identify(), which the
+-- coordinator runs over a connection to the address pg_dist_node has for the group
+-- (shard_cluster_grant()); next_id() on a worker issues from a block only once a row here names
+-- its group and node id, and asks the coordinator otherwise. Never dumped.
+CREATE UNLOGGED TABLE shard_node_identity (
+    node_group int4 NOT NULL,
+    node_id int4 NOT NULL,
+    confirmed_at timestamptz NOT NULL DEFAULT pg_catalog.now()
+);
+COMMENT ON TABLE shard_node_identity IS 'this node''s Citus group and id_gen.node_id as the coordinator confirmed them over a connection to the node''s address in pg_dist_node (unlogged: not copied by pg_basebackup, emptied by a crash)';
+REVOKE ALL ON shard_node_identity FROM PUBLIC;

@@ -263,14 +263,17 @@ TEST(ShardCache, InvalidationsDuringLookupsKeepTheBlock) {
     EXPECT_EQ(outside, 0) << outside << " of " << calls << " IDs outside this server's block (sequence 512 to 1023)";
 }
 
-// What the README says the lock costs: a transaction that issued IDs holds up a change to the
-// shard tables (here create_shard() with a lock_timeout: 55P03), which goes through once it ends;
-// two transactions that each issued IDs and then each change the tables deadlock, and PostgreSQL
-// aborts one of them (40P01) while the other goes on.
+// What the README says the locks cost: a transaction that issued IDs of a shard holds up a change
+// to that shard's rows (here drop_shard() with a lock_timeout: 55P03), which goes through once it
+// ends, and while such a change waits, a new next_id() of that shard waits behind it; a new shard,
+// and next_id() of another shard, wait for no one; two transactions that each issued IDs of a
+// shard and then each drop the other's deadlock, and PostgreSQL aborts one of them (40P01) while
+// the other goes on. Before 0.3.0 next_id() locked both tables, and every change waited for every
+// issuing transaction.
 TEST(ShardCache, OpenTransactionsHoldUpChangesAsTheReadmeSays) {
     const Cluster c = idgen::it::main_cluster();
     Db db(c, "shard_cache_holdup");
-    exec_admin(c, "SELECT create_shard(7), create_shard(8)", db.name());
+    exec_admin(c, "SELECT create_shard(7), create_shard(8), create_shard(10), create_shard(11)", db.name());
     pqxx::connection s1(db.dsn()), s2(db.dsn());
     pqxx::nontransaction t1(s1), t2(s2);
     const auto state = [](pqxx::nontransaction& t, const std::string& sql) -> std::string {
@@ -288,38 +291,68 @@ TEST(ShardCache, OpenTransactionsHoldUpChangesAsTheReadmeSays) {
     t1.exec("BEGIN");
     t1.exec("SELECT shard_7.next_id()");
     t2.exec("SET lock_timeout = '300ms'");
-    EXPECT_EQ(state(t2, "SELECT create_shard(9)"), "55P03");
-    // While a change waits, a new next_id() of another shard waits behind it.
+    EXPECT_EQ(state(t2, "SELECT create_shard(9)"), "");
+    EXPECT_EQ(state(t2, "SELECT drop_shard(8)"), "");
+    EXPECT_EQ(state(t2, "SELECT drop_shard(7)"), "55P03");
+    // While a change of shard 7 waits, a new next_id() of shard 7 waits behind it, and one of
+    // shard 9 does not.
     {
         pqxx::connection s3(db.dsn());
         pqxx::nontransaction t3(s3);
         t3.exec("SET lock_timeout = '300ms'");
         t2.exec("SET lock_timeout = '3s'");
         std::string waiting;
-        std::thread change([&] { waiting = state(t2, "SELECT create_shard(9)"); });
+        std::thread change([&] { waiting = state(t2, "SELECT drop_shard(7)"); });
         std::this_thread::sleep_for(1s);
-        EXPECT_EQ(state(t3, "SELECT shard_8.next_id()"), "55P03");
+        EXPECT_EQ(state(t3, "SELECT shard_7.next_id()"), "55P03");
+        EXPECT_EQ(state(t3, "SELECT shard_9.next_id()"), "");
         change.join();
         EXPECT_EQ(waiting, "55P03");
-        EXPECT_EQ(state(t3, "SELECT shard_8.next_id()"), "");
+        EXPECT_EQ(state(t3, "SELECT shard_7.next_id()"), "");
     }
     t1.exec("COMMIT");
-    EXPECT_EQ(state(t2, "SELECT create_shard(9)"), "");
+    EXPECT_EQ(state(t2, "SELECT drop_shard(7)"), "");
     t2.exec("RESET lock_timeout");
 
     t1.exec("BEGIN");
-    t1.exec("SELECT shard_7.next_id()");
+    t1.exec("SELECT shard_10.next_id()");
     t2.exec("BEGIN");
-    t2.exec("SELECT shard_8.next_id()");
+    t2.exec("SELECT shard_11.next_id()");
     std::string first;
-    std::thread other([&] { first = state(t1, "SELECT create_shard(20)"); });
+    std::thread other([&] { first = state(t1, "SELECT drop_shard(11)"); });
     std::this_thread::sleep_for(300ms);
-    const std::string second = state(t2, "SELECT create_shard(21)");
+    const std::string second = state(t2, "SELECT drop_shard(10)");
     other.join();
-    EXPECT_TRUE((first == "40P01") != (second == "40P01")) << "create_shard(20): '" << first << "', create_shard(21): '" << second << "'";
+    EXPECT_TRUE((first == "40P01") != (second == "40P01")) << "drop_shard(11): '" << first << "', drop_shard(10): '" << second << "'";
     EXPECT_TRUE(first == "" || second == "") << first << " / " << second;
     t1.exec("ROLLBACK");
     t2.exec("ROLLBACK");
+}
+
+// A next_id() call planned before drop_shard() commits (the function was still there) waits for
+// the drop, and then says that the shard was dropped (42883), in a warm session (the shard cached)
+// and a cold one; before 0.3.0 it was an internal error (XX000, "cache lookup failed for
+// function"). Nothing is issued.
+TEST(ShardCache, NextIdRacingDropShardSaysTheShardWasDropped) {
+    const Cluster c = idgen::it::main_cluster();
+    Db db(c, "shard_cache_dropped");
+    exec_admin(c, "SELECT create_shard(12)", db.name());
+    pqxx::connection dropper(db.dsn()), warm(db.dsn()), cold(db.dsn());
+    EXPECT_GT(one_int(warm, "SELECT shard_12.next_id()"), 0);
+    pqxx::nontransaction td(dropper);
+    td.exec("BEGIN");
+    td.exec("SELECT drop_shard(12)");
+    std::string warm_state, cold_state, warm_message, cold_message;
+    std::thread w([&] { warm_state = sqlstate_of(warm, "SELECT shard_12.next_id()", &warm_message); });
+    std::thread k([&] { cold_state = sqlstate_of(cold, "SELECT shard_12.next_id()", &cold_message); });
+    std::this_thread::sleep_for(500ms);
+    td.exec("COMMIT");
+    w.join();
+    k.join();
+    EXPECT_EQ(warm_state, "42883") << warm_message;
+    EXPECT_EQ(cold_state, "42883") << cold_message;
+    EXPECT_NE(warm_message.find("its shard was dropped"), std::string::npos) << warm_message;
+    EXPECT_NE(cold_message.find("its shard was dropped"), std::string::npos) << cold_message;
 }
 
 // 0.1.0's SQL under this library: the extension has no shard_blocks yet, and a table of that
