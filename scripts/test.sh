@@ -245,6 +245,20 @@ gtest_tally() { # gtest_tally LAYER STATUS: counts $WORK/LAYER.log, a gtest run 
   tally "$1" "$p" "$f" "$([ "$s" -eq 0 ] || echo "$s")"
 }
 
+# The server logs a layer's clusters wrote, checked when it ends (lib.sh, scan_server_logs):
+# assertion failures (the 17 of scripts/pg_versions.sh has assertions on), crashes, and the
+# WARNINGs of leaked relcache references, buffer pins, snapshots, locks and the like. One count
+# per log. Logs of the clusters a test removes when it ends are kept in $IDGEN_SERVER_LOGS.
+SCAN_ROOT=$WORK
+export IDGEN_SERVER_LOGS="$WORK/server-logs"
+check_logs() { # check_logs LAYER DIR...
+  scan_server_logs "${@:2}"
+  tally "server logs ($1)" "$scan_passed" "$scan_failed"
+}
+# The directories of the main pairs and of the clusters the integration tests make for
+# themselves: every one under $WORK but the fault and Citus layers'.
+main_log_dirs() { find "$WORK" -mindepth 1 -maxdepth 1 -type d ! -name 'fault*' ! -name 'citus*'; }
+
 timer "clusters"
 if [ "$SERVERLESS" = 1 ]; then
   echo "== unit (GoogleTest)"
@@ -271,6 +285,7 @@ if [ $((p + f)) -lt "$expected" ]; then
   f=$((expected - p))
 fi
 tally sql "$p" "$f"
+check_logs sql "$WORK/pg" "$WORK/pg2"
 
 # --- fault, beside the integration, readme, reference and library layers: most of its time is
 # spent waiting (servers started, stopped, crashed and promoted, slow fsync), and its clusters are
@@ -282,7 +297,7 @@ start_fault_layer() {
   mkdir -p "$WORK/fault"
   (
     IDGEN_FAULT_WORK="$WORK/fault" IDGEN_FAULT_PORT="$((PORT + 8))" IDGEN_FAULT_KEEP="${KEEP_WORK:-}" PG_CONFIG="$PG_CONFIG" \
-      GTEST_FILTER="-UpgradeWindow.*" timeout -k 10 420 "$ROOT/build/fault_tests" --gtest_color=no >"$WORK/fault.log" 2>&1
+      IDGEN_SERVER_LOGS="$WORK/fault/server-logs" GTEST_FILTER="-UpgradeWindow.*" timeout -k 10 420 "$ROOT/build/fault_tests" --gtest_color=no >"$WORK/fault.log" 2>&1
     echo $? >"$WORK/fault.rc"
   ) &
   FAULT_PID=$!
@@ -326,10 +341,12 @@ run_integration() {
   stop_cluster "$second/pg2"
 }
 run_integration
+check_logs integration $(main_log_dirs)
 
 echo "== readme (README.md's and then docs/*.md's SQL blocks in order, on both clusters, shown results checked; links)"
 timer "readme"
 run_gtest readme "$ROOT/build/readme_tests" 300
+check_logs readme $(main_log_dirs)
 
 # --- reference: docs/reference.md is what scripts/reference.sh prints from a fresh install's catalog
 # (the same page on every server version).
@@ -364,14 +381,17 @@ else
   if [ "$rc" -eq 0 ] && grep -q '^orders with id [0-9A-Z]\{26\}: 1$' "$WORK/example.out"; then tally library-example 1 0
   else tally library-example 0 1; fi
 fi
+check_logs "reference, library" $(main_log_dirs)
 
 echo "== fault (fault injection: slow and failing fsync/write, damaged state files, crashes, failover; run beside the layers above)"
 timer "fault (after the layers above)"
 wait "$FAULT_PID"
 gtest_tally fault "$(cat "$WORK/fault.rc" 2>/dev/null || echo 1)"
+check_logs fault "$WORK/fault"
 mkdir -p "$WORK/fault-upgrade"
 IDGEN_FAULT_WORK="$WORK/fault-upgrade" IDGEN_FAULT_PORT="$((PORT + 2))" IDGEN_FAULT_KEEP="${KEEP_WORK:-}" PG_CONFIG="$PG_CONFIG" \
-  GTEST_FILTER="UpgradeWindow.*" run_gtest fault-upgrade "$ROOT/build/fault_tests" 300
+  IDGEN_SERVER_LOGS="$WORK/fault-upgrade/server-logs" GTEST_FILTER="UpgradeWindow.*" run_gtest fault-upgrade "$ROOT/build/fault_tests" 300
+check_logs fault-upgrade "$WORK/fault-upgrade"
 
 citus_layer() {
   # Once, on PostgreSQL 18: Citus (built by scripts/citus.sh into its own copy of the 18 server)
@@ -424,6 +444,7 @@ citus_layer() {
   # The cluster's counts (rows, distinct IDs per table and per issuing node) and Citus's own hiccups.
   grep -E '^\[ (count|note) \]' "$WORK/Citus.log"
   for i in 0 1 2 3; do stop_cluster "$WORK/citus$i"; done
+  check_logs Citus "$WORK"/citus?
   PG_BINDIR=$bindir_saved
 }
 if [ "$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')" = 18 ]; then
