@@ -9,7 +9,20 @@
 #   IDGEN_SERVERLESS_LAYERS  1 (default) also runs the layers that use no server (unit tests, the
 #                    C++ library's own tests, fuzzing); the run over several versions sets it for
 #                    the first version only, since their code does not depend on the server
+# Every server log the layers' clusters write is checked when the layer ends ("server logs"
+# lines): assertion failures (PostgreSQL 17 is built with --enable-cassert), crashes, and the
+# WARNINGs of leaked relcache references, buffer pins, snapshots, locks and the like.
+#   --long           also runs the slow checks (IDGEN_TEST_LONG=1 does the same): pg_regress a
+#                    second time with debug_discard_caches = 1 on a server with assertions (every
+#                    cache entry thrown away at each chance: a pointer kept into the catalog
+#                    caches or the relcache past an invalidation fails there); over an hour more
 set -uo pipefail
+for arg in "$@"; do
+  case $arg in
+    --long) export IDGEN_TEST_LONG=1 ;;
+    *) echo "usage: $0 [--long]" >&2; exit 2 ;;
+  esac
+done
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 FUZZ_SECONDS=${FUZZ_SECONDS:-8}
@@ -268,24 +281,44 @@ else
   echo "== unit, library (API, ThreadSanitizer) and fuzz: they use no server, run with the first version"
 fi
 
+run_regress() { # run_regress LAYER TIMEOUT: pg_regress (make installcheck) on the main cluster
+  local log="$WORK/$1.log" rc p f expected
+  timeout -k 10 "$2" make -C "$EXT_DIR" -s installcheck PG_CONFIG="$PG_CONFIG" >"$log" 2>&1
+  rc=$?
+  # 15 prints "test name ... ok" / "... FAILED"; 16 and later print "ok 1 - name" / "not ok 1 - name".
+  p=$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$log")
+  f=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$log")
+  # pg_regress failed without a failing test (setup error, timeout): one failure.
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then cat "$log"; f=1; fi
+  if [ "$f" -gt 0 ]; then cat "$log"; head -200 "$EXT_DIR/regression.diffs" 2>/dev/null; fi
+  # Every sql/*.sql file must have run: a test that did not (pg_regress stopped early) is a failure.
+  expected=$(find "$EXT_DIR/sql" -maxdepth 1 -name '*.sql' | wc -l)
+  if [ $((p + f)) -lt "$expected" ]; then
+    cat "$log"
+    f=$((expected - p))
+  fi
+  tally "$1" "$p" "$f"
+}
 echo "== sql (pg_regress)"
 timer "sql"
-timeout -k 10 600 make -C "$EXT_DIR" -s installcheck PG_CONFIG="$PG_CONFIG" >"$WORK/regress.log" 2>&1
-rc=$?
-# 15 prints "test name ... ok" / "... FAILED"; 16 and later print "ok 1 - name" / "not ok 1 - name".
-p=$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$WORK/regress.log")
-f=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$WORK/regress.log")
-# pg_regress failed without a failing test (setup error, timeout): one failure.
-if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then cat "$WORK/regress.log"; f=1; fi
-if [ "$f" -gt 0 ]; then cat "$WORK/regress.log"; head -200 "$EXT_DIR/regression.diffs" 2>/dev/null; fi
-# Every sql/*.sql file must have run: a test that did not (pg_regress stopped early) is a failure.
-expected=$(find "$EXT_DIR/sql" -maxdepth 1 -name '*.sql' | wc -l)
-if [ $((p + f)) -lt "$expected" ]; then
-  cat "$WORK/regress.log"
-  f=$((expected - p))
-fi
-tally sql "$p" "$f"
+run_regress sql 600
 check_logs sql "$WORK/pg" "$WORK/pg2"
+
+# --- sql again with debug_discard_caches = 1 (--long; a server with assertions only, the setting
+# exists nowhere else): every catalog cache, relcache and plan cache entry is thrown away at each
+# chance, so a pointer kept past an invalidation, or a cache whose entry is not rebuilt on use,
+# fails here. Every session pg_regress opens gets it (PGOPTIONS, which pg_regress keeps).
+if [ "${IDGEN_TEST_LONG:-}" = 1 ]; then
+  if [ "$("$PG_BINDIR/psql" -X -At -d postgres -c 'SHOW debug_assertions')" = on ]; then
+    echo "== sql with debug_discard_caches = 1 (pg_regress again)"
+    timer "sql, debug_discard_caches = 1"
+    PGOPTIONS="-c debug_discard_caches=1" run_regress "sql-discard-caches" 7200
+    check_logs "sql, debug_discard_caches = 1" "$WORK/pg" "$WORK/pg2"
+  else
+    echo "skipped: sql with debug_discard_caches = 1: this server has no assertions (--enable-cassert)"
+    skipped=$((skipped + 1))
+  fi
+fi
 
 # --- fault, beside the integration, readme, reference and library layers: most of its time is
 # spent waiting (servers started, stopped, crashed and promoted, slow fsync), and its clusters are
