@@ -15,7 +15,7 @@
 #   --long           also runs the slow checks (IDGEN_TEST_LONG=1 does the same): pg_regress a
 #                    second time with debug_discard_caches = 1 on a server with assertions (every
 #                    cache entry thrown away at each chance: a pointer kept into the catalog
-#                    caches or the relcache past an invalidation fails there); over an hour more
+#                    caches or the relcache past an invalidation fails there); hours more
 set -uo pipefail
 for arg in "$@"; do
   case $arg in
