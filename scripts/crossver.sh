@@ -49,12 +49,18 @@ trap cleanup EXIT
 log="$WORK/crossver.log"
 # Bounded, so a stuck server fails the layer instead of stalling the run.
 IDGEN_CROSS_BINDIRS="$bindirs" IDGEN_CROSS_WORK="$WORK" IDGEN_CROSS_PORT=$((${IDGEN_TEST_PORT:-54329} + 20)) \
-  IDGEN_PG_OS_USER="$PG_OS_USER" timeout -k 10 600 "$bin" --gtest_color=no >"$log" 2>&1
+  IDGEN_PG_OS_USER="$PG_OS_USER" IDGEN_SERVER_LOGS="$WORK/server-logs" timeout -k 10 600 "$bin" --gtest_color=no >"$log" 2>&1
 rc=$?
 grep -E '^note: ' "$log"
 p=$(grep -cE '^\[       OK \]' "$log")
 f=$(grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$' "$log")
 if [ "$f" -gt 0 ]; then grep -E '^\[  FAILED  \]|: Failure$|Which is|error' "$log" | head -60; fi
 if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then tail -30 "$log"; f=1; fi
+# Every server log of the layer's clusters: assertion failures, crashes, leaked resources (lib.sh).
+SCAN_ROOT=$WORK
+scan_server_logs "$WORK"
+echo "== server logs (cross-version): $scan_passed passed, $scan_failed failed"
+p=$((p + scan_passed))
+f=$((f + scan_failed))
 echo "$p passed, $f failed"
 [ "$f" -eq 0 ]

@@ -150,3 +150,67 @@ stop_cluster() {
   local dir=$1
   [ -d "$dir/data" ] && as_pg "$PG_BINDIR/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
 }
+
+# ---- Server logs: what a server with assertions on (--enable-cassert, scripts/pg_versions.sh)
+# and any server log when the extension misuses PostgreSQL's API. The test command scans every log
+# its layers' clusters wrote (scan_server_logs) and fails on:
+#  - an assertion failure: "TRAP:" (assert.c), and a process that died of a signal other than
+#    SIGKILL (the fault and Citus layers kill backends with it on purpose); SIGABRT only when the
+#    process had not just logged a PANIC (the fault layer's failing fsync ends in one);
+#  - the WARNINGs of resources left open at commit and of broken internal state: resowner.c's
+#    "resource was not closed" (17 and later) and the "... reference leak" / "... leak: ... still
+#    referenced" lines of 15, buffer pins, snapshots, locks, the SPI stack, temporary files,
+#    hash table scans, parallel contexts, memory chunks written past their end (cassert).
+# Each pattern is a WARNING text of PostgreSQL 15 to 18 (bufmgr.c, localbuf.c, resowner.c,
+# relcache.c, snapmgr.c, lock.c, spi.c, fd.c, dynahash.c, parallel.c, xact.c, portalmem.c and the
+# memory context implementations).
+SERVER_LOG_WARNINGS='WARNING:  (resource was not closed: |[A-Za-z ]*reference leak: |(local )?buffer refcount leak|temporary file leak|dynamic shared memory leak|[A-Za-z]* ?context leak|leaked hash_seq_search scan|leaked parallel context|leaked override search path|leaking still-referenced relcache entry|cannot remove relcache entry .* nonzero refcount|failed to delete relcache entry|snapshot .* still active|registered snapshots seem to remain after cleanup|you don.t own a lock of type|tuple lock held at commit|locallock table corrupted|ReleaseLockIfHeld: failed|(sub)?transaction left non-empty SPI stack|attempt to delete invalid SPITupleTable|temporary file .* not closed at end-of-transaction|[0-9]+ temporary files and directories not closed|(file|dir|fd) passed to [A-Za-z]+ was not obtained from|detected write past chunk end|problem in (alloc set|Generation|slab|Bump) |[A-Za-z]+Transaction while in [A-Z_]+ state|parallelModeLevel is [0-9]+ not|skipping cleanup for portal|trying to delete portal name that does not exist)'
+
+# server_log_problems: the offending lines of a server log read from stdin, one per line.
+server_log_problems() {
+  awk -v warn="$SERVER_LOG_WARNINGS" '
+    /TRAP: / { print; next }
+    $0 ~ warn { print; next }
+    # "<time> [PID] PANIC:  ..." (the default log_line_prefix, %m [%p]): that process aborts.
+    match($0, /\[[0-9]+\] PANIC: /) { panicked[substr($0, RSTART + 1, RLENGTH - 10)] = 1 }
+    match($0, /\(PID [0-9]+\) was terminated by signal [0-9]+/) {
+      s = substr($0, RSTART, RLENGTH)
+      pid = s; sub(/^\(PID /, "", pid); sub(/\).*/, "", pid)
+      sig = s; sub(/.* signal /, "", sig)
+      if (sig == 9 || (sig == 6 && (pid in panicked))) next
+      print
+    }'
+}
+
+# scan_server_logs DIR...: every server log under the DIRs (server.log, the logging
+# collector's data/log/*.log, and the logs kept in a server-logs/ directory by the tests whose
+# clusters are removed when they end: IDGEN_SERVER_LOGS), each from where the previous scan of it
+# stopped, so a log shared by several layers is charged to the layer that wrote it. Prints the
+# offending lines (paths relative to SCAN_ROOT) and sets scan_passed and scan_failed: one count
+# per log that had something new.
+declare -A server_log_offset
+scan_server_logs() {
+  local f inode size seen from problems shown=0
+  scan_passed=0
+  scan_failed=0
+  while IFS= read -r f; do
+    read -r inode size < <(stat -c '%i %s' "$f" 2>/dev/null) || continue
+    seen=${server_log_offset[$f]:-}
+    from=0
+    # The same file (inode) as at the last scan, no shorter: from where that scan stopped.
+    if [ "${seen%% *}" = "$inode" ] && [ "$size" -ge "${seen##* }" ]; then from=${seen##* }; fi
+    server_log_offset[$f]="$inode $size"
+    [ "$size" -gt "$from" ] || continue
+    problems=$(tail -c +"$((from + 1))" "$f" | head -c "$((size - from))" | server_log_problems)
+    if [ -z "$problems" ]; then
+      scan_passed=$((scan_passed + 1))
+    else
+      scan_failed=$((scan_failed + 1))
+      if [ "$shown" -lt 10 ]; then
+        echo "server log ${f#"${SCAN_ROOT:-}"/}:"
+        printf '%s\n' "$problems" | head -20 | sed 's/^/  /'
+      fi
+      shown=$((shown + 1))
+    fi
+  done < <(find "$@" -type f \( -name server.log -o -path '*/data/log/*.log' -o -path '*/server-logs/*.log' \) 2>/dev/null | sort)
+}

@@ -9,7 +9,20 @@
 #   IDGEN_SERVERLESS_LAYERS  1 (default) also runs the layers that use no server (unit tests, the
 #                    C++ library's own tests, fuzzing); the run over several versions sets it for
 #                    the first version only, since their code does not depend on the server
+# Every server log the layers' clusters write is checked when the layer ends ("server logs"
+# lines): assertion failures (PostgreSQL 17 is built with --enable-cassert), crashes, and the
+# WARNINGs of leaked relcache references, buffer pins, snapshots, locks and the like.
+#   --long           also runs the slow checks (IDGEN_TEST_LONG=1 does the same): pg_regress a
+#                    second time with debug_discard_caches = 1 on a server with assertions (every
+#                    cache entry thrown away at each chance: a pointer kept into the catalog
+#                    caches or the relcache past an invalidation fails there); hours more
 set -uo pipefail
+for arg in "$@"; do
+  case $arg in
+    --long) export IDGEN_TEST_LONG=1 ;;
+    *) echo "usage: $0 [--long]" >&2; exit 2 ;;
+  esac
+done
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 FUZZ_SECONDS=${FUZZ_SECONDS:-8}
@@ -245,6 +258,20 @@ gtest_tally() { # gtest_tally LAYER STATUS: counts $WORK/LAYER.log, a gtest run 
   tally "$1" "$p" "$f" "$([ "$s" -eq 0 ] || echo "$s")"
 }
 
+# The server logs a layer's clusters wrote, checked when it ends (lib.sh, scan_server_logs):
+# assertion failures (the 17 of scripts/pg_versions.sh has assertions on), crashes, and the
+# WARNINGs of leaked relcache references, buffer pins, snapshots, locks and the like. One count
+# per log. Logs of the clusters a test removes when it ends are kept in $IDGEN_SERVER_LOGS.
+SCAN_ROOT=$WORK
+export IDGEN_SERVER_LOGS="$WORK/server-logs"
+check_logs() { # check_logs LAYER DIR...
+  scan_server_logs "${@:2}"
+  tally "server logs ($1)" "$scan_passed" "$scan_failed"
+}
+# The directories of the main pairs and of the clusters the integration tests make for
+# themselves: every one under $WORK but the fault and Citus layers'.
+main_log_dirs() { find "$WORK" -mindepth 1 -maxdepth 1 -type d ! -name 'fault*' ! -name 'citus*'; }
+
 timer "clusters"
 if [ "$SERVERLESS" = 1 ]; then
   echo "== unit (GoogleTest)"
@@ -254,23 +281,44 @@ else
   echo "== unit, library (API, ThreadSanitizer) and fuzz: they use no server, run with the first version"
 fi
 
+run_regress() { # run_regress LAYER TIMEOUT: pg_regress (make installcheck) on the main cluster
+  local log="$WORK/$1.log" rc p f expected
+  timeout -k 10 "$2" make -C "$EXT_DIR" -s installcheck PG_CONFIG="$PG_CONFIG" >"$log" 2>&1
+  rc=$?
+  # 15 prints "test name ... ok" / "... FAILED"; 16 and later print "ok 1 - name" / "not ok 1 - name".
+  p=$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$log")
+  f=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$log")
+  # pg_regress failed without a failing test (setup error, timeout): one failure.
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then cat "$log"; f=1; fi
+  if [ "$f" -gt 0 ]; then cat "$log"; head -200 "$EXT_DIR/regression.diffs" 2>/dev/null; fi
+  # Every sql/*.sql file must have run: a test that did not (pg_regress stopped early) is a failure.
+  expected=$(find "$EXT_DIR/sql" -maxdepth 1 -name '*.sql' | wc -l)
+  if [ $((p + f)) -lt "$expected" ]; then
+    cat "$log"
+    f=$((expected - p))
+  fi
+  tally "$1" "$p" "$f"
+}
 echo "== sql (pg_regress)"
 timer "sql"
-timeout -k 10 600 make -C "$EXT_DIR" -s installcheck PG_CONFIG="$PG_CONFIG" >"$WORK/regress.log" 2>&1
-rc=$?
-# 15 prints "test name ... ok" / "... FAILED"; 16 and later print "ok 1 - name" / "not ok 1 - name".
-p=$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$WORK/regress.log")
-f=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$WORK/regress.log")
-# pg_regress failed without a failing test (setup error, timeout): one failure.
-if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then cat "$WORK/regress.log"; f=1; fi
-if [ "$f" -gt 0 ]; then cat "$WORK/regress.log"; head -200 "$EXT_DIR/regression.diffs" 2>/dev/null; fi
-# Every sql/*.sql file must have run: a test that did not (pg_regress stopped early) is a failure.
-expected=$(find "$EXT_DIR/sql" -maxdepth 1 -name '*.sql' | wc -l)
-if [ $((p + f)) -lt "$expected" ]; then
-  cat "$WORK/regress.log"
-  f=$((expected - p))
+run_regress sql 600
+check_logs sql "$WORK/pg" "$WORK/pg2"
+
+# --- sql again with debug_discard_caches = 1 (--long; a server with assertions only, the setting
+# exists nowhere else): every catalog cache, relcache and plan cache entry is thrown away at each
+# chance, so a pointer kept past an invalidation, or a cache whose entry is not rebuilt on use,
+# fails here. Every session pg_regress opens gets it (PGOPTIONS, which pg_regress keeps).
+if [ "${IDGEN_TEST_LONG:-}" = 1 ]; then
+  if [ "$("$PG_BINDIR/psql" -X -At -d postgres -c 'SHOW debug_assertions')" = on ]; then
+    echo "== sql with debug_discard_caches = 1 (pg_regress again)"
+    timer "sql, debug_discard_caches = 1"
+    PGOPTIONS="-c debug_discard_caches=1" run_regress "sql-discard-caches" 7200
+    check_logs "sql, debug_discard_caches = 1" "$WORK/pg" "$WORK/pg2"
+  else
+    echo "skipped: sql with debug_discard_caches = 1: this server has no assertions (--enable-cassert)"
+    skipped=$((skipped + 1))
+  fi
 fi
-tally sql "$p" "$f"
 
 # --- fault, beside the integration, readme, reference and library layers: most of its time is
 # spent waiting (servers started, stopped, crashed and promoted, slow fsync), and its clusters are
@@ -282,7 +330,7 @@ start_fault_layer() {
   mkdir -p "$WORK/fault"
   (
     IDGEN_FAULT_WORK="$WORK/fault" IDGEN_FAULT_PORT="$((PORT + 8))" IDGEN_FAULT_KEEP="${KEEP_WORK:-}" PG_CONFIG="$PG_CONFIG" \
-      GTEST_FILTER="-UpgradeWindow.*" timeout -k 10 420 "$ROOT/build/fault_tests" --gtest_color=no >"$WORK/fault.log" 2>&1
+      IDGEN_SERVER_LOGS="$WORK/fault/server-logs" GTEST_FILTER="-UpgradeWindow.*" timeout -k 10 420 "$ROOT/build/fault_tests" --gtest_color=no >"$WORK/fault.log" 2>&1
     echo $? >"$WORK/fault.rc"
   ) &
   FAULT_PID=$!
@@ -326,10 +374,12 @@ run_integration() {
   stop_cluster "$second/pg2"
 }
 run_integration
+check_logs integration $(main_log_dirs)
 
 echo "== readme (README.md's and then docs/*.md's SQL blocks in order, on both clusters, shown results checked; links)"
 timer "readme"
 run_gtest readme "$ROOT/build/readme_tests" 300
+check_logs readme $(main_log_dirs)
 
 # --- reference: docs/reference.md is what scripts/reference.sh prints from a fresh install's catalog
 # (the same page on every server version).
@@ -364,14 +414,17 @@ else
   if [ "$rc" -eq 0 ] && grep -q '^orders with id [0-9A-Z]\{26\}: 1$' "$WORK/example.out"; then tally library-example 1 0
   else tally library-example 0 1; fi
 fi
+check_logs "reference, library" $(main_log_dirs)
 
 echo "== fault (fault injection: slow and failing fsync/write, damaged state files, crashes, failover; run beside the layers above)"
 timer "fault (after the layers above)"
 wait "$FAULT_PID"
 gtest_tally fault "$(cat "$WORK/fault.rc" 2>/dev/null || echo 1)"
+check_logs fault "$WORK/fault"
 mkdir -p "$WORK/fault-upgrade"
 IDGEN_FAULT_WORK="$WORK/fault-upgrade" IDGEN_FAULT_PORT="$((PORT + 2))" IDGEN_FAULT_KEEP="${KEEP_WORK:-}" PG_CONFIG="$PG_CONFIG" \
-  GTEST_FILTER="UpgradeWindow.*" run_gtest fault-upgrade "$ROOT/build/fault_tests" 300
+  IDGEN_SERVER_LOGS="$WORK/fault-upgrade/server-logs" GTEST_FILTER="UpgradeWindow.*" run_gtest fault-upgrade "$ROOT/build/fault_tests" 300
+check_logs fault-upgrade "$WORK/fault-upgrade"
 
 citus_layer() {
   # Once, on PostgreSQL 18: Citus (built by scripts/citus.sh into its own copy of the 18 server)
@@ -424,6 +477,7 @@ citus_layer() {
   # The cluster's counts (rows, distinct IDs per table and per issuing node) and Citus's own hiccups.
   grep -E '^\[ (count|note) \]' "$WORK/Citus.log"
   for i in 0 1 2 3; do stop_cluster "$WORK/citus$i"; done
+  check_logs Citus "$WORK"/citus?
   PG_BINDIR=$bindir_saved
 }
 if [ "$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')" = 18 ]; then

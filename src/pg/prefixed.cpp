@@ -215,7 +215,7 @@ text* registered_owner(const Registry& reg, text* prefix, Snapshot snapshot) {
 //  * The relcache callback forgets every entry, and the answer about the triggers, at once.
 //    Nothing holds an entry across a point where invalidations can be processed: a hit is a
 //    comparison, and an entry is added only after the reads that found the row and the triggers,
-//    repeated if an invalidation arrived during them.
+//    and only when no invalidation arrived during them.
 //  * A miss reads the row with a fresh catalog snapshot, not the statement's or the transaction's:
 //    the cache holds the latest committed state (and this transaction's earlier commands), the
 //    state every invalidation refers to (an entry read with an older snapshot could outlive the
@@ -313,22 +313,26 @@ bool sends_invalidation(const Trigger& t, Oid extnsp, bool row, int events) {
 }
 
 // Whether every change to the registry sends its relcache invalidation from every session: both
-// triggers of 93_prefix_registry_0_3.sql are there, ENABLE ALWAYS. Read from the relcache entry of
-// the registry, which the caller holds locked.
+// triggers of 93_prefix_registry_0_3.sql are there, ENABLE ALWAYS. Read from a copy of the
+// relcache entry's triggers (the caller holds the registry locked): sends_invalidation()'s catalog
+// lookups can process invalidations, and one for the registry (any session's prefix_register()
+// sends one) rebuilds its relcache entry and frees the trigdesc it had, as the executor's own
+// CopyTriggerDesc() guards against. The copy is freed with the call's memory context should a
+// lookup raise.
 bool registry_triggers_always(const Registry& reg) {
     const Oid extnsp = idgen::pg::extension_schema();
     Relation rel = table_open(reg.relid, AccessShareLock);
-    bool row = false, truncate = false;
-    if (rel->trigdesc != nullptr)
-        for (int i = 0; i < rel->trigdesc->numtriggers; ++i) {
-            const Trigger& t = rel->trigdesc->triggers[i];
-            if (std::strcmp(t.tgname, "prefix_registry_row_changed") == 0)
-                row = sends_invalidation(t, extnsp, true,
-                                         TRIGGER_TYPE_INSERT | TRIGGER_TYPE_UPDATE | TRIGGER_TYPE_DELETE);
-            else if (std::strcmp(t.tgname, "prefix_registry_changed") == 0)
-                truncate = sends_invalidation(t, extnsp, false, TRIGGER_TYPE_TRUNCATE);
-        }
+    TriggerDesc* triggers = CopyTriggerDesc(rel->trigdesc);  // nullptr for none
     table_close(rel, NoLock);
+    bool row = false, truncate = false;
+    for (int i = 0; triggers != nullptr && i < triggers->numtriggers; ++i) {
+        const Trigger& t = triggers->triggers[i];
+        if (std::strcmp(t.tgname, "prefix_registry_row_changed") == 0)
+            row = sends_invalidation(t, extnsp, true, TRIGGER_TYPE_INSERT | TRIGGER_TYPE_UPDATE | TRIGGER_TYPE_DELETE);
+        else if (std::strcmp(t.tgname, "prefix_registry_changed") == 0)
+            truncate = sends_invalidation(t, extnsp, false, TRIGGER_TYPE_TRUNCATE);
+    }
+    if (triggers != nullptr) FreeTriggerDesc(triggers);
     return row && truncate;
 }
 
@@ -430,20 +434,20 @@ pg_noinline Registered prefix_registered_cache(Registry& reg, text* prefix, cons
         }
         return Registered::kCached;
     }
-    bool found, trusted;
-    std::uint64_t generation;
-    do {
-        CHECK_FOR_INTERRUPTS();
-        generation = g_known_generation;
-        trusted = g_known.trust == Trust::kYes;
-        if (g_known.trust == Trust::kUnknown) {
-            trusted = registry_triggers_always(reg);
-            if (generation == g_known_generation) g_known.trust = trusted ? Trust::kYes : Trust::kNo;
-        }
-        found = registered_owner(reg, prefix, nullptr) != nullptr;  // the catalog snapshot: see above
-    } while (generation != g_known_generation);
+    // Read once. The answer serves this call whatever arrives meanwhile (a fresh catalog snapshot);
+    // it is cached only when no invalidation of the registry arrived during the reads. (Reading
+    // again until none did never ended where every catalog access resets the caches:
+    // debug_discard_caches, or a stream of other sessions' registrations.)
+    const std::uint64_t generation = g_known_generation;
+    bool trusted = g_known.trust == Trust::kYes;
+    if (g_known.trust == Trust::kUnknown) {
+        trusted = registry_triggers_always(reg);
+        if (generation == g_known_generation) g_known.trust = trusted ? Trust::kYes : Trust::kNo;
+    }
+    const bool found = registered_owner(reg, prefix, nullptr) != nullptr;  // the catalog snapshot: see above
     // Only a valid prefix is cached (the registry's CHECK says so, but a hit skips the format's check).
-    if (found && trusted && g_known.relid == reg.relid && !known_has(data, len) && idgen::prefix_valid(data, len)) {
+    if (found && trusted && generation == g_known_generation && g_known.relid == reg.relid && !known_has(data, len) &&
+        idgen::prefix_valid(data, len)) {
         KnownPrefix* slot = nullptr;
         for (auto& e : g_known.entries)
             if (e.len == 0) {

@@ -59,6 +59,19 @@ void track(const std::string& pg_ctl, const std::string& data, bool on) {
     else g_running.erase({pg_ctl, data});
 }
 
+// Keeps the server log of a cluster whose directory is about to be made anew (a name used again):
+// copied into $IDGEN_SERVER_LOGS, which scripts/crossver.sh scans with every other log of the layer
+// for assertion failures and leaked resources (lib.sh, scan_server_logs). Nothing when unset.
+void keep_server_log(const std::string& dir) {
+    const std::string keep = env_or("IDGEN_SERVER_LOGS", "");
+    struct stat st {};
+    if (keep.empty() || ::stat((dir + "/server.log").c_str(), &st) != 0) return;
+    static int n = 0;
+    const std::string to = keep + "/" + dir.substr(dir.find_last_of('/') + 1) + "." + std::to_string(++n) + ".server.log";
+    if (run("mkdir -p " + shell_quote(keep) + " && cp " + shell_quote(dir + "/server.log") + " " + shell_quote(to)) != 0)
+        std::cerr << "note: the server log of " << dir << " was not kept\n";
+}
+
 }  // namespace
 
 int old_major() {
@@ -129,6 +142,7 @@ int run_as_pg(const std::string& cmd, const std::string& log) {
 Cluster::Cluster(std::string name, int major, int port, const std::vector<std::string>& conf,
                  const std::vector<std::string>& initdb_args)
     : name_(std::move(name)), dir_(work() + "/" + name_), major_(major), port_(port) {
+    keep_server_log(dir_);
     if (run("rm -rf " + shell_quote(dir_) + " && mkdir -p " + shell_quote(dir_) + " && chmod 755 " +
             shell_quote(dir_)) != 0)
         throw std::runtime_error("cannot make " + dir_);

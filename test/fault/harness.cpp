@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -52,6 +53,20 @@ void write_file(const std::string& path, const std::string& text) {
     std::ofstream f(path, std::ios::trunc);
     f << text;
     if (!f) throw std::runtime_error("cannot write " + path);
+}
+
+// Keeps a cluster's server log before its directory is removed (a scenario's cluster when it goes,
+// the template's at the end): copied into $IDGEN_SERVER_LOGS, where scripts/test.sh scans every
+// log of the layer for assertion failures and leaked resources (lib.sh, scan_server_logs). Nothing
+// when that variable is unset.
+void keep_server_log(const std::string& dir) {
+    const std::string keep = env_or("IDGEN_SERVER_LOGS", "");
+    if (keep.empty() || !file_exists(dir + "/server.log")) return;
+    static std::atomic<unsigned> n{0};
+    const std::string to = keep + "/fault-" + dir.substr(dir.find_last_of('/') + 1) + "." + std::to_string(getpid()) +
+                           "." + std::to_string(++n) + ".server.log";
+    if (run("mkdir -p " + shell_quote(keep) + " && cp " + shell_quote(dir + "/server.log") + " " + shell_quote(to)) != 0)
+        std::cerr << "note: the server log of " << dir << " was not kept\n";
 }
 
 // The template cluster: initdb once per run, the extension created in "postgres".
@@ -133,6 +148,7 @@ public:
             left.assign(g_clusters.begin(), g_clusters.end());
         }
         for (Cluster* c : left) c->stop("immediate");
+        if (!g_settings.work.empty()) keep_server_log(template_dir());
         if (env_or("IDGEN_FAULT_KEEP", "").empty() && !g_settings.work.empty())
             run("rm -rf " + shell_quote(g_settings.work));
     }
@@ -208,6 +224,7 @@ Cluster::Cluster(Empty, std::string name, Mode mode, int port_offset) : mode_(mo
 
 Cluster::~Cluster() {
     stop("immediate");
+    keep_server_log(dir_);
     std::lock_guard<std::mutex> g(g_clusters_mu);
     g_clusters.erase(this);
 }

@@ -4,7 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <pqxx/pqxx>
 #include <string>
@@ -59,6 +63,21 @@ private:
 inline int run_pg_tool(const std::string& tool, const std::string& args) {
     std::string cmd = env_or("IDGEN_PG_BINDIR", "/usr/lib/postgresql/15/bin") + "/" + tool + " " + args;
     return std::system(cmd.c_str());
+}
+
+// Keeps the server log of a cluster a test made for itself before its directory is removed: its
+// server.log and the logging collector's data/log/*.log are copied into $IDGEN_SERVER_LOGS, where
+// scripts/test.sh scans them with every other log of the layer (assertion failures, leaked
+// resources: lib.sh, scan_server_logs). Nothing when that variable is unset.
+inline void keep_server_logs(const std::string& dir) {
+    const std::string keep = env_or("IDGEN_SERVER_LOGS", "");
+    if (keep.empty() || dir.empty()) return;
+    static std::atomic<unsigned> n{0};
+    const std::string to = keep + "/" + dir.substr(dir.find_last_of('/') + 1) + "." + std::to_string(getpid()) + "." +
+                           std::to_string(++n) + ".";
+    const std::string cmd = "mkdir -p '" + keep + "' && for f in '" + dir + "'/server.log '" + dir +
+                            "'/data/log/*.log; do [ ! -f \"$f\" ] || cp \"$f\" '" + to + "'\"${f##*/}\"; done";
+    if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "note: the server log of %s was not kept\n", dir.c_str());
 }
 
 // Runs pg_ctl on the test cluster as the cluster's owner (e.g. "restart -w").

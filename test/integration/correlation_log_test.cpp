@@ -23,6 +23,7 @@
 namespace {
 
 using idgen::it::env_or;
+using idgen::it::keep_server_logs;
 
 struct Server {
     std::string host, port, log;
@@ -731,6 +732,7 @@ public:
     }
     ~OwnCluster() {
         pg_ctl("stop -m fast");
+        keep_server_logs(dir_);
         std::system(("rm -rf " + dir_).c_str());
     }
     OwnCluster(const OwnCluster&) = delete;

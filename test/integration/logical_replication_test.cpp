@@ -39,6 +39,7 @@
 namespace {
 
 using idgen::it::env_or;
+using idgen::it::keep_server_logs;
 
 std::string shell_quote(const std::string& s) {
     std::string out = "'";
@@ -91,7 +92,10 @@ public:
     }
     ~Server() {
         if (started_) pg_ctl("-m fast -w -t 60 stop");
-        if (env_or("KEEP_WORK", "").empty()) std::system(("rm -rf " + shell_quote(dir_)).c_str());
+        if (env_or("KEEP_WORK", "").empty()) {
+            keep_server_logs(dir_);
+            std::system(("rm -rf " + shell_quote(dir_)).c_str());
+        }
     }
     Server(const Server&) = delete;
     Server& operator=(const Server&) = delete;

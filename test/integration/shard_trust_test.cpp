@@ -15,6 +15,7 @@
 namespace {
 
 using idgen::it::env_or;
+using idgen::it::keep_server_logs;
 
 struct Server {
     std::string host, port;
@@ -246,6 +247,7 @@ public:
     }
     ~FreshCluster() {
         pg_ctl("stop -m fast");
+        keep_server_logs(dir_);
         std::system(("rm -rf " + dir_).c_str());
     }
     FreshCluster(const FreshCluster&) = delete;

@@ -19,6 +19,7 @@
 namespace {
 
 using idgen::it::env_or;
+using idgen::it::keep_server_logs;
 
 using idgen::it::Cluster;
 using idgen::it::Db;
@@ -231,6 +232,7 @@ TEST(SnowflakeStandby, GeneratorsRefuseOnAStandby) {
         EXPECT_EQ(one_int(tx, "SELECT snowflake_node('1541815603606036480')"), 378);
     }
     pg_ctl(standby, "stop -m fast");
+    keep_server_logs(dir);
     std::system(("rm -rf " + dir).c_str());
 }
 

@@ -3,8 +3,9 @@
 # PGXN Meta Spec and the repository, LICENSE, CHANGELOG.md (meta_test.pl), and the README's demo
 # (demo_test.sh), the C++ library installed and built against (library_test.sh), the Debian
 # packages built, installed, tested and purged (deb_test.sh), the release archive
-# (dist_test.sh), and the writers of bench/report.sh on saved raw output
-# (bench_report_test.sh). Ends with "N passed, N failed" like the test command.
+# (dist_test.sh), the writers of bench/report.sh on saved raw output
+# (bench_report_test.sh), and the test command's server log check on saved log lines
+# (server_logs_test.sh). Ends with "N passed, N failed" like the test command.
 #   PG_CONFIG, IDGEN_DEMO_PORT   passed on to demo_test.sh
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,6 +27,8 @@ dist_rc=${PIPESTATUS[0]}
 echo "# dist test: $((SECONDS - t0)) s"
 timeout -k 10 120 "$here/bench_report_test.sh" 2>&1 | tee -a "$log"
 bench_report_rc=${PIPESTATUS[0]}
+timeout -k 10 120 "$here/server_logs_test.sh" 2>&1 | tee -a "$log"
+server_logs_rc=${PIPESTATUS[0]}
 p=$(grep -cE '^ok [0-9]+' "$log")
 f=$(grep -cE '^not ok [0-9]+' "$log")
 # A script that stopped without failing a check (a crash, the timeout) is a failure.
@@ -35,5 +38,6 @@ if [ "$library_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 if [ "$deb_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 if [ "$dist_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 if [ "$bench_report_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
+if [ "$server_logs_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 echo "$p passed, $f failed"
 [ "$f" -eq 0 ]
