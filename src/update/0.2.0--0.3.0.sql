@@ -5,6 +5,7 @@
 \ir ../sql/63_shard_cache.sql
 \ir ../sql/64_shard_cluster_pull.sql
 \ir ../sql/76_trace_id_tools.sql
+\ir ../sql/81_idempotency_purge_0_3.sql
 \ir ../sql/92_permute_keys_0_3.sql
 
 \ir ../sql/22_uuidv6.sql
