@@ -219,8 +219,14 @@ bool g_purge_callbacks = false;
 constexpr int kPurgeRowsPerKey = 10;
 
 void purge_forget() { g_purge.db = InvalidOid; }
+// A prepared transaction's deletes are no longer this backend's to count on: it may be rolled
+// back (ROLLBACK PREPARED, from any session, at any time), and then what its calls deleted is
+// back. So a PREPARE forgets the round as an abort does (a COMMIT PREPARED only costs the next
+// call a new round).
 void purge_xact(XactEvent event, void*) {
-    if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT) purge_forget();
+    if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT || event == XACT_EVENT_PRE_PREPARE ||
+        event == XACT_EVENT_PREPARE)
+        purge_forget();
 }
 void purge_subxact(SubXactEvent event, SubTransactionId, SubTransactionId, void*) {
     if (event == SUBXACT_EVENT_ABORT_SUB) purge_forget();
@@ -920,6 +926,10 @@ IDGEN_FUNCTION(idempotency_begin) {
         row = old;
         set(&row, kAttempts, Int32GetDatum(DatumGetInt32(old.v[kAttempts]) + 1));
         if (done) {
+            // A replay is a use of the key: idempotency_purge(older_than) must not take a key
+            // retried a moment ago for an idle one, or the next retry would run the request
+            // again. updated_at is in no index, so the update stays heap-only.
+            set(&row, kUpdated, ts_datum(at));
             const Locked l = update_row(st, rel, &x, old, row, wait);
             if (l == Locked::kBusy) busy();
             if (l == Locked::kChanged) continue;

@@ -5,10 +5,11 @@
 --
 -- 0.2.0's returned bigint (the keys deleted; fewer than batch_size meant done, which a bounded
 -- call cannot promise). A function's result type cannot be changed in place, so the upgrade
--- drops it and creates it again: grants of EXECUTE on it are dropped with it (CHANGELOG).
+-- script drops 0.2.0's function before this piece (src/update/0.2.0--0.3.0.sql; never here: the
+-- install script must fail, as any CREATE FUNCTION does, on a function of the same signature
+-- that is not the extension's) and creates it again here.
 -------------------------------------------------------------------------------
 
-DROP FUNCTION IF EXISTS idempotency_purge(interval, integer);
 CREATE FUNCTION idempotency_purge(older_than interval DEFAULT NULL, batch_size integer DEFAULT 1000,
                                   OUT deleted bigint, OUT done boolean)
     AS 'MODULE_PATHNAME', 'idempotency_purge' LANGUAGE C VOLATILE PARALLEL UNSAFE;

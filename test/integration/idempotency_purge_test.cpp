@@ -334,4 +334,139 @@ TEST_F(IdempotencyPurge, LoneCallsStartAtRandomPages) {
               3);
 }
 
+// The install script creates idempotency_purge() and never drops one first: a function of the
+// user's with its signature in the extension's schema makes CREATE EXTENSION fail (42723), as
+// 0.2.0's did, and is left as it was. Only the 0.2.0 -> 0.3.0 update drops (0.2.0's) function.
+TEST(IdempotencyPurgeInstall, UsersOwnFunctionIsNotDropped) {
+    const std::string name = "it_idem_purge_own";
+    pqxx::connection admin(idgen::it::dsn());
+    pqxx::nontransaction a(admin);
+    a.exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+    a.exec("CREATE DATABASE " + name);
+    {
+        pqxx::connection c(idgen::it::dsn(name));
+        pqxx::nontransaction tx(c);
+        tx.exec("CREATE FUNCTION public.idempotency_purge(older_than interval, batch_size integer) RETURNS bigint "
+                "LANGUAGE sql AS 'SELECT 42::bigint'");
+        std::string message;
+        EXPECT_EQ(sqlstate_of([&] { tx.exec("CREATE EXTENSION id_gen"); }, &message), "42723") << message;
+        EXPECT_EQ(tx.exec1("SELECT public.idempotency_purge('1 hour', 1)")[0].as<long>(), 42);
+        EXPECT_EQ(tx.exec1("SELECT count(*) FROM pg_extension WHERE extname = 'id_gen'")[0].as<long>(), 0);
+    }
+    a.exec("DROP DATABASE " + name + " WITH (FORCE)");
+}
+
+// The 0.2.0 -> 0.3.0 update drops idempotency_purge() and creates it again (its result type
+// changed), as CHANGELOG.md's "Upgrading from 0.2.0" says: a view that calls it makes the update
+// fail with 2BP01 and change nothing; EXECUTE granted on it is gone after the update; its owner
+// is the role that ran the update.
+TEST(IdempotencyPurgeInstall, UpdateFrom020DropsAndCreatesIt) {
+    idgen::it::ScratchDb db("it_idem_purge_update", "0.2.0");
+    pqxx::connection c(db.dsn());
+    pqxx::nontransaction tx(c);
+    tx.exec("DROP ROLE IF EXISTS it_idem_purger; CREATE ROLE it_idem_purger");
+    tx.exec("CREATE VIEW purge_now AS SELECT idempotency_purge() AS n");
+    std::string message;
+    EXPECT_EQ(sqlstate_of([&] { tx.exec("ALTER EXTENSION id_gen UPDATE TO '0.3.0'"); }, &message), "2BP01") << message;
+    EXPECT_EQ(tx.exec1("SELECT extversion FROM pg_extension WHERE extname = 'id_gen'")[0].as<std::string>(), "0.2.0");
+    tx.exec("DROP VIEW purge_now");
+    tx.exec("GRANT EXECUTE ON FUNCTION idempotency_purge(interval, integer) TO it_idem_purger");
+    EXPECT_EQ(sqlstate_of([&] { tx.exec("ALTER EXTENSION id_gen UPDATE TO '0.3.0'"); }, &message), "") << message;
+    EXPECT_FALSE(tx.exec1("SELECT has_function_privilege('it_idem_purger', 'idempotency_purge(interval, integer)', "
+                          "'EXECUTE')")[0]
+                     .as<bool>());
+    EXPECT_TRUE(tx.exec1("SELECT proowner = current_user::regrole FROM pg_proc "
+                         "WHERE oid = 'idempotency_purge(interval, integer)'::regprocedure")[0]
+                    .as<bool>());
+    EXPECT_TRUE(tx.exec1("SELECT done FROM idempotency_purge()")[0].as<bool>());
+    tx.exec("REVOKE ALL ON FUNCTION idempotency_purge(interval, integer) FROM it_idem_purger");
+    tx.exec("DROP ROLE it_idem_purger");
+}
+
+// A replay is a use of the key: a key retried a moment ago is not idle, whenever it was
+// finished. Before, a replay updated only `attempts`, so idempotency_purge(older_than) purged a
+// key replayed a moment ago and the next retry ran the request again (a second purchase). The
+// replay's update stays heap-only (updated_at is in no index).
+TEST_F(IdempotencyPurge, ReplayCountsAsAUse) {
+    const idgen::it::ScratchDb& db = *db_;
+    pqxx::connection c(db.dsn());
+    pqxx::nontransaction tx(c);
+    tx.exec("CREATE TABLE purchases (k text)");
+    long hot = 0;  // the attempt's heap-only updates of idempotency_keys
+    const auto attempt = [&]() {
+        tx.exec("BEGIN");
+        const std::string state = tx.exec1("SELECT state FROM idempotency_begin('s', 'K', 'fp')")[0].as<std::string>();
+        if (state == "new") {
+            tx.exec("INSERT INTO purchases VALUES ('K')");
+            tx.exec("SELECT idempotency_finish('s', 'K', '{\"ok\": true}')");
+        }
+        hot = tx.exec1("SELECT pg_stat_get_xact_tuples_hot_updated('idempotency_keys'::regclass)")[0].as<long>();
+        tx.exec("COMMIT");
+        return state;
+    };
+    EXPECT_EQ(attempt(), "new");
+    tx.exec("SELECT pg_sleep(1.5)");
+    EXPECT_EQ(attempt(), "replay");
+    EXPECT_EQ(hot, 1);
+    EXPECT_EQ(purge(tx, "older_than => '1 second'").deleted, 0);
+    EXPECT_EQ(count(tx, "key = 'K'"), 1);
+    EXPECT_EQ(attempt(), "replay");
+    EXPECT_EQ(tx.exec1("SELECT count(*) FROM purchases WHERE k = 'K'")[0].as<long>(), 1);
+}
+
+// A prepared transaction may be rolled back later (ROLLBACK PREPARED), and then what its purge
+// calls deleted is back: PREPARE forgets the round as an abort does. Before, the backend's next
+// calls went on from where the prepared call had stopped, and the round ended `done` with the
+// keys that call had deleted (and the rollback brought back) never examined. The test cluster
+// has max_prepared_transactions = 0 (the server's default): the test restarts it with 2, and
+// restarts it again with the setting reset at the end.
+TEST_F(IdempotencyPurge, PrepareForgetsTheRound) {
+    const idgen::it::ScratchDb& db = *db_;
+    const idgen::it::Cluster main = idgen::it::main_cluster();
+    bool restarted = false;
+    {
+        pqxx::connection a(db.dsn());
+        pqxx::nontransaction t(a);
+        if (t.exec1("SHOW max_prepared_transactions")[0].as<int>() == 0) {
+            t.exec("ALTER SYSTEM SET max_prepared_transactions = 2");
+            restarted = true;
+        }
+    }
+    if (restarted) ASSERT_EQ(idgen::it::pg_ctl(main, "restart"), 0);
+    struct Restore {
+        const idgen::it::Cluster& c;
+        bool on;
+        std::string dsn;
+        ~Restore() {
+            try {
+                pqxx::connection a(dsn);
+                pqxx::nontransaction t(a);
+                for (const auto& r : t.exec("SELECT gid FROM pg_prepared_xacts WHERE gid = 'idem_purge_p1'"))
+                    t.exec("ROLLBACK PREPARED " + t.quote(r[0].as<std::string>()));
+                if (on) {
+                    t.exec("ALTER SYSTEM RESET max_prepared_transactions");
+                    idgen::it::pg_ctl(c, "restart");
+                }
+            } catch (...) {
+            }
+        }
+    } restore{main, restarted, db.dsn()};
+    finished_keys(db.dsn(), "'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10', 'a11', 'a12', 'a13', 'a14', 'a15'",
+                  "1 millisecond");
+    pqxx::connection c(db.dsn());
+    pqxx::nontransaction tx(c);
+    tx.exec("SELECT pg_sleep(0.05)");
+    tx.exec("BEGIN");
+    const Purged first = purge(tx, "batch_size => 5");
+    EXPECT_EQ(first.deleted, 5);
+    EXPECT_FALSE(first.done);
+    tx.exec("PREPARE TRANSACTION 'idem_purge_p1'");
+    tx.exec("ROLLBACK PREPARED 'idem_purge_p1'");
+    EXPECT_EQ(count(tx), 15);
+    bool done = false;
+    for (int calls = 0; !done && calls < 10; ++calls) done = purge(tx, "batch_size => 5").done;
+    EXPECT_TRUE(done);
+    EXPECT_EQ(count(tx), 0);
+}
+
 }  // namespace
