@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Idempotency-key purge benchmark (issue 18, finding 2): BENCH_PURGE_KEYS (default 1,000,000)
 # expired keys purged by idempotency_purge(batch_size => BENCH_PURGE_BATCH) (default 10,000), one
-# call per transaction (a procedure that commits after each), in one backend. Reports the total
+# call per transaction (a procedure that commits after each, until a call says done), in one backend. Reports the total
 # time, the time per call at the start and at the end of the run (linear total time: a call costs
 # the same at the end as at the start), and the backend's peak private memory (RssAnon, sampled
 # from /proc every 10 ms; shared buffers are not private memory and are not counted) and VmHWM.
@@ -26,17 +26,17 @@ VACUUM ANALYZE idempotency_keys;
 CREATE TABLE bench.purge_call (n int, deleted bigint, ms float8);
 CREATE PROCEDURE bench.purge_all(batch int) LANGUAGE plpgsql AS \$\$
 DECLARE
-    d bigint;
+    r record;
     t0 timestamptz;
     i int := 0;
 BEGIN
     LOOP
         i := i + 1;
         t0 := clock_timestamp();
-        d := idempotency_purge(batch_size => batch);
-        INSERT INTO bench.purge_call VALUES (i, d, extract(epoch FROM clock_timestamp() - t0) * 1000);
+        SELECT * INTO r FROM idempotency_purge(batch_size => batch);
+        INSERT INTO bench.purge_call VALUES (i, r.deleted, extract(epoch FROM clock_timestamp() - t0) * 1000);
         COMMIT;
-        EXIT WHEN d < batch;
+        EXIT WHEN r.done;
     END LOOP;
 END \$\$;
 SQL

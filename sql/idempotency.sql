@@ -194,6 +194,8 @@ SELECT count(*) FILTER (WHERE state = 'new') AS begun_and_finished FROM (
     FROM generate_series(1, 25) g) s;
 SELECT state FROM idempotency_begin('short', 'held', NULL, retention => '10 milliseconds', lock_timeout => '1 hour');
 SELECT pg_sleep(0.05);
+-- Each call one step of a round: the third reads the last expired key and says done; the fourth
+-- begins a new round.
 SELECT idempotency_purge(batch_size => 10) AS first, idempotency_purge(batch_size => 10) AS second,
        idempotency_purge(batch_size => 10) AS third, idempotency_purge(batch_size => 10) AS fourth;
 SELECT key FROM idempotency_keys WHERE scope = 'short' ORDER BY key;
@@ -201,7 +203,7 @@ SELECT key FROM idempotency_keys WHERE scope = 'short' ORDER BY key;
 SELECT idem_error($$SELECT state FROM idempotency_begin('short', 'held', NULL, wait => false)$$);
 -- older_than: also the caller's keys idle for longer (here the superuser, who may delete every
 -- role's: all of them, but never one held by a live lock).
-SELECT idempotency_purge(older_than => '0') > 0 AS purged;
+SELECT deleted > 0 AS purged, done FROM idempotency_purge(older_than => '0');
 SELECT left(scope, 16) AS scope, length(scope) AS scope_chars, left(key, 16) AS key, length(key) AS key_chars, state
 FROM idempotency_keys ORDER BY scope, key;
 
@@ -220,7 +222,7 @@ SET ROLE idem_bob;
 SELECT state, attempts FROM idempotency_begin('POST /orders', 'shared-key', 'bob payload');
 SELECT idempotency_finish('POST /orders', 'shared-key', '{"for": "bob"}');
 SELECT state, response FROM idempotency_begin('POST /orders', 'shared-key', 'bob payload');
-SELECT idempotency_purge(older_than => '0');
+SELECT * FROM idempotency_purge(older_than => '0');
 SELECT idem_error($$SELECT * FROM idempotency_keys$$);
 SELECT idem_error($$DELETE FROM idempotency_keys$$);
 SET ROLE idem_alice;

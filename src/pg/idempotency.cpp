@@ -63,6 +63,7 @@ extern "C" {
 #include "catalog/pg_constraint.h"
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
+#include "common/pg_prng.h"
 #include "executor/tuptable.h"
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
@@ -189,29 +190,43 @@ struct Store {
 Store g_store;
 bool g_store_callbacks = false;
 
-// Where this backend's next idempotency_purge() call starts (see there): the expires_at of the
-// last expired key it read, and the heap block of the last idle key, in a sweep of the heap that
-// began at block idle_sweep (when idle_sweeping). A hint only, never trusted for correctness: a
-// call that reaches the end of a range resets it. A sweep belongs to one kind of call (the
-// caller's role, or every role, and one older_than): a call of another kind starts its own. A
-// (sub)transaction that aborts forgets it all (purge_abort), since what its calls deleted is
-// back: a loop after a rolled-back call starts from the beginning again.
+// This backend's purge round: the calls of a purge loop, from the first one (after a call that
+// returned done, or one of another kind) to the one that returns done (see idempotency_purge()).
+// Pass 0 goes through the expiry index from `expired_from` (the expires_at of the first entry
+// the last call did not examine) until it reaches the end (`expired_done`; the round's later calls
+// skip it). Pass 1 (older_than) sweeps the heap once, from block `idle_sweep` to its end, then
+// (`idle_wrapped`) from block 0 to the block before it; `idle_from` is the first TID not yet read.
+// A hint only, never trusted for correctness: it decides which rows a call reads, never whether
+// one is deleted. A round belongs to one kind of call (older_than or not and its value, the
+// caller's role, every role): a call of another kind starts its own. A (sub)transaction that
+// aborts forgets it (purge_xact, purge_subxact), since what its calls deleted is back: the round starts again.
 struct PurgeResume {
-    Oid db, relid;
-    TimestampTz expired_from;
-    BlockNumber idle_from;
-    BlockNumber idle_sweep;
-    bool idle_sweeping;
-    bool every_role;
+    Oid db, relid, relfilenode;  // a rewrite (VACUUM FULL, CLUSTER, ALTER TABLE) moves every row
+    bool in_round;
+    bool has_older_than, every_role;
     NameData role;
     Interval older_than;
+    bool expired_done;
+    TimestampTz expired_from;
+    bool idle_started, idle_wrapped;
+    BlockNumber idle_sweep;
+    ItemPointerData idle_from;
 };
 PurgeResume g_purge;
 bool g_purge_callbacks = false;
+// A purge call examines at most this many rows (and reads at most as many heap blocks) for each
+// key of its batch_size.
+constexpr int kPurgeRowsPerKey = 10;
 
 void purge_forget() { g_purge.db = InvalidOid; }
+// A prepared transaction's deletes are no longer this backend's to count on: it may be rolled
+// back (ROLLBACK PREPARED, from any session, at any time), and then what its calls deleted is
+// back. So a PREPARE forgets the round as an abort does (a COMMIT PREPARED only costs the next
+// call a new round).
 void purge_xact(XactEvent event, void*) {
-    if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT) purge_forget();
+    if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT || event == XACT_EVENT_PRE_PREPARE ||
+        event == XACT_EVENT_PREPARE)
+        purge_forget();
 }
 void purge_subxact(SubXactEvent event, SubTransactionId, SubTransactionId, void*) {
     if (event == SUBXACT_EVENT_ABORT_SUB) purge_forget();
@@ -620,14 +635,29 @@ bool read_granted_row(const Store& st, Relation rel, Exec* x, const NameData* ro
 enum class Locked { kYes, kChanged, kBusy };
 
 // Locks the row version `old` was read from (FOR UPDATE), into x->found, as the executor locks a
-// row before it updates or deletes it. kChanged: another transaction updated or deleted it in
-// between (under READ COMMITTED, read it again; under REPEATABLE READ and SERIALIZABLE, 40001
+// row before it updates or deletes it. kChanged: the version is no longer the row's latest (read
+// it again; under REPEATABLE READ and SERIALIZABLE, 40001 when another transaction changed it,
 // unless `skip_changed`); kBusy: `wait` is false and another transaction holds a lock on it.
-Locked lock_row(Relation rel, Exec* x, const Row& old, bool wait, bool skip_changed = false) {
+// Every result table_tuple_lock() gives (heap_lock_tuple's, without a flag) has its answer:
+//   TM_Updated, TM_Deleted: another transaction updated or deleted it and committed since it
+//     was read (without `wait`, a transaction still in progress is TM_WouldBlock instead);
+//   TM_Invisible: this transaction deleted or updated it in an earlier command: a purge's row
+//     trigger that deleted another key, or a pass of a purge meeting a row an earlier command
+//     deleted (never, since each pass reads with a snapshot taken after the last one's deletes);
+//   TM_SelfModified: the same, in the current command (a write nothing here makes before it
+//     locks: no SQL runs between a read and its lock but a trigger's, which ends with its own
+//     command counter increment);
+//   TM_BeingModified: heap_lock_tuple waits it out or answers TM_WouldBlock; another table
+//     access method might give it: busy without `wait`, read again with it.
+// `snapshot` is what table_tuple_lock() would follow an update chain with (it does not here: no
+// TUPLE_LOCK_FLAG_FIND_LAST_VERSION); the latest one unless given.
+Locked lock_row(Relation rel, Exec* x, const Row& old, bool wait, bool skip_changed = false,
+                Snapshot snapshot = nullptr) {
     TM_FailureData tmfd;
     ItemPointerData tid = old.tid;
-    const TM_Result r = table_tuple_lock(rel, &tid, GetLatestSnapshot(), x->found, GetCurrentCommandId(false),
-                                         LockTupleExclusive, wait ? LockWaitBlock : LockWaitSkip, 0, &tmfd);
+    const TM_Result r = table_tuple_lock(rel, &tid, snapshot != nullptr ? snapshot : GetLatestSnapshot(), x->found,
+                                         GetCurrentCommandId(false), LockTupleExclusive,
+                                         wait ? LockWaitBlock : LockWaitSkip, 0, &tmfd);
     switch (r) {
         case TM_Ok:
             return Locked::kYes;
@@ -637,11 +667,13 @@ Locked lock_row(Relation rel, Exec* x, const Row& old, bool wait, bool skip_chan
         case TM_Deleted:
             if (!skip_changed && IsolationUsesXactSnapshot()) serialization_failure();
             return Locked::kChanged;
+        case TM_Invisible:
         case TM_SelfModified:
             return Locked::kChanged;
-        default:
-            elog(ERROR, "unexpected result %d locking a row of idempotency_keys", static_cast<int>(r));
+        case TM_BeingModified:
+            return wait ? Locked::kChanged : Locked::kBusy;
     }
+    elog(ERROR, "unexpected result %d locking a row of idempotency_keys", static_cast<int>(r));
     pg_unreachable();
 }
 
@@ -894,6 +926,10 @@ IDGEN_FUNCTION(idempotency_begin) {
         row = old;
         set(&row, kAttempts, Int32GetDatum(DatumGetInt32(old.v[kAttempts]) + 1));
         if (done) {
+            // A replay is a use of the key: idempotency_purge(older_than) must not take a key
+            // retried a moment ago for an idle one, or the next retry would run the request
+            // again. updated_at is in no index, so the update stays heap-only.
+            set(&row, kUpdated, ts_datum(at));
             const Locked l = update_row(st, rel, &x, old, row, wait);
             if (l == Locked::kBusy) busy();
             if (l == Locked::kChanged) continue;
@@ -1027,16 +1063,29 @@ IDGEN_FUNCTION(idempotency_recovery_point) {
     PG_RETURN_VOID();
 }
 
-// idempotency_purge(older_than interval DEFAULT NULL, batch_size int DEFAULT 1000) -> bigint
+// idempotency_purge(older_than interval DEFAULT NULL, batch_size int DEFAULT 1000,
+//                   OUT deleted bigint, OUT done boolean)
 //
-// One bounded batch per call: up to batch_size keys of every role past their retention and not
-// held, then (with older_than) keys not updated for older_than and not held, of the caller's
-// role only, or of every role when the caller may DELETE from idempotency_keys (the keys it
-// could delete itself). A row another transaction has locked or changed is skipped, never waited
-// for; the deletions' row locks last until the caller's transaction ends, so call it in short
-// transactions (until it returns less than batch_size). Each row's memory is freed before the
-// next, and each pass starts where this backend's last call stopped (g_purge), so a call's work
-// follows batch_size, not the table's size or the dead entries earlier calls left.
+// One bounded step of a purge round per call. Pass 0: keys of every role past their retention
+// and not held. Pass 1 (older_than): keys not updated for older_than and not held, of the
+// caller's role only, or of every role when the caller may DELETE from idempotency_keys (the
+// keys it could delete itself). A call deletes up to batch_size keys and examines up to
+// kPurgeRowsPerKey * batch_size rows (pass 0's index entries and pass 1's heap rows together)
+// in as many heap blocks at most; it goes on from where this backend's last call of the round
+// stopped (g_purge) and returns `done` when the round has read everything: every row the expiry
+// index had up to the call's time, and with older_than the whole heap once. A loop calls it,
+// each call in its own short transaction, until done: a round reads the table about once, and
+// no call's work or memory follows the table's size (a row's memory is freed before the next).
+// A row another transaction has locked or changed is skipped, never waited for; the deletions'
+// row locks last until the caller's transaction ends.
+//
+// What a pass reads: under READ COMMITTED a snapshot taken when the pass starts, after the
+// earlier pass's deletes (so pass 1 never meets a row pass 0 deleted); under REPEATABLE READ and
+// SERIALIZABLE the transaction's snapshot, as a DELETE there would: a key committed after it is
+// not seen, so not deleted, and one changed since is skipped (where a DELETE would fail with
+// 40001). Under SERIALIZABLE pass 0's index scan takes the predicate locks any index scan takes;
+// pass 1's TID range scan takes none, as the executor's TID range scan does not, and checks its
+// rows for SSI conflicts out; each delete checks for conflicts in.
 IDGEN_FUNCTION(idempotency_purge) {
     Interval* older_than = PG_ARGISNULL(0) ? nullptr : interval_arg(fcinfo, 0, "older_than", nullptr, true);
     if (PG_ARGISNULL(1)) ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("batch_size must not be null")));
@@ -1044,6 +1093,10 @@ IDGEN_FUNCTION(idempotency_purge) {
     if (batch < 1)
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("batch_size must be at least 1, not %d", batch)));
     check_writable("idempotency_purge()");
+    TupleDesc result_desc = nullptr;
+    if (get_call_result_type(fcinfo, nullptr, &result_desc) != TYPEFUNC_COMPOSITE || result_desc->natts != 2)
+        store_missing("idempotency_purge() does not return (deleted bigint, done boolean)");
+    result_desc = BlessTupleDesc(result_desc);
     const Store* store = nullptr;
     Relation rel = open_table(store);
     const Store& st = *store;
@@ -1059,6 +1112,7 @@ IDGEN_FUNCTION(idempotency_purge) {
         cutoff = plus(at, &neg);
     }
     int64 deleted = 0;
+    int64 rows_left = static_cast<int64>(batch) * kPurgeRowsPerKey;
     Exec x;
     exec_open(&x, rel);
     if (!g_purge_callbacks) {
@@ -1066,32 +1120,43 @@ IDGEN_FUNCTION(idempotency_purge) {
         RegisterSubXactCallback(purge_subxact, nullptr);
         g_purge_callbacks = true;
     }
-    if (g_purge.db != MyDatabaseId || g_purge.relid != st.relid) {
-        g_purge.db = MyDatabaseId;
-        g_purge.relid = st.relid;
-        g_purge.expired_from = DT_NOBEGIN;
-        g_purge.idle_from = 0;
-        g_purge.idle_sweeping = false;
-    }
-    // An idle sweep of another kind of call (role, every role, older_than) is not this one's.
-    if (older_than != nullptr &&
-        (g_purge.every_role != every_role || std::strcmp(NameStr(g_purge.role), NameStr(*role)) != 0 ||
-         g_purge.older_than.time != older_than->time || g_purge.older_than.day != older_than->day ||
-         g_purge.older_than.month != older_than->month)) {
-        g_purge.idle_from = 0;
-        g_purge.idle_sweeping = false;
-        g_purge.every_role = every_role;
-        namestrcpy(&g_purge.role, NameStr(*role));
-        g_purge.older_than = *older_than;
+    // A round of another kind (older_than or not and its value, role, every role), or of
+    // another table or of the table before a rewrite, is not this call's: it starts its own.
+    PurgeResume& pr = g_purge;
+    const bool same_kind =
+        pr.db == MyDatabaseId && pr.relid == st.relid && pr.relfilenode == rel->rd_rel->relfilenode && pr.in_round &&
+        pr.has_older_than == (older_than != nullptr) &&
+        pr.every_role == every_role && std::strcmp(NameStr(pr.role), NameStr(*role)) == 0 &&
+        (older_than == nullptr || (pr.older_than.time == older_than->time && pr.older_than.day == older_than->day &&
+                                   pr.older_than.month == older_than->month));
+    if (!same_kind) {
+        pr.db = MyDatabaseId;
+        pr.relid = st.relid;
+        pr.relfilenode = rel->rd_rel->relfilenode;
+        pr.in_round = true;
+        pr.has_older_than = older_than != nullptr;
+        pr.every_role = every_role;
+        namestrcpy(&pr.role, NameStr(*role));
+        if (older_than != nullptr) pr.older_than = *older_than;
+        pr.expired_done = false;
+        pr.expired_from = DT_NOBEGIN;
+        pr.idle_started = false;
+        pr.idle_wrapped = false;
     }
     // What one row costs (its copy, the delete's allocations) is freed before the next.
     MemoryContext outer = CurrentMemoryContext;
     MemoryContext per_row = AllocSetContextCreate(outer, "id_gen idempotency_purge row", ALLOCSET_DEFAULT_SIZES);
     TupleTableSlot* slot = table_slot_create(rel, &x.estate->es_tupleTable);
+    // A pass's snapshot: see above. Under REPEATABLE READ and SERIALIZABLE the transaction's,
+    // whose command ID the command counter increment between the passes brings forward.
+    const auto pass_snapshot = []() {
+        return RegisterSnapshot(IsolationUsesXactSnapshot() ? GetTransactionSnapshot() : GetLatestSnapshot());
+    };
     // One candidate row, in slot: deleted (through the executor) unless held, or (pass 1) not
     // idle long enough or another role's, or locked or changed by another transaction.
-    const auto consider = [&](bool idle_pass) {
+    const auto consider = [&](bool idle_pass, Snapshot snapshot) {
         CHECK_FOR_INTERRUPTS();
+        --rows_left;
         MemoryContextReset(per_row);
         MemoryContextSwitchTo(per_row);
         Row row;
@@ -1100,85 +1165,118 @@ IDGEN_FUNCTION(idempotency_purge) {
         if (go && idle_pass)
             go = row.ts(kUpdated) <= cutoff &&
                  (every_role || (row.mine() && std::strcmp(NameStr(*DatumGetName(row.v[kRole])), NameStr(*role)) == 0));
-        if (go && lock_row(rel, &x, row, false, true) == Locked::kYes) {
+        if (go && lock_row(rel, &x, row, false, true, snapshot) == Locked::kYes) {
             EvalPlanQualSetSlot(&x.epq, x.found);
+            x.estate->es_output_cid = GetCurrentCommandId(true);
             ExecSimpleRelationDelete(x.rri, x.estate, &x.epq, x.found);
             ExecClearTuple(x.found);
             ++deleted;
         }
         MemoryContextSwitchTo(outer);
     };
-    Snapshot snapshot = RegisterSnapshot(GetLatestSnapshot());
-    // Pass 0: expired keys, a range scan of the expiry index from where this backend's last call
-    // stopped (a call that reaches the end starts the next one from the beginning again), so a
-    // call reads about batch_size index entries, not those of every key deleted before it.
-    {
+    // Pass 0: expired keys, a range scan of the expiry index from where the round's last call
+    // stopped. A call stops at the first entry it does not examine (the batch is full, or its
+    // rows are spent and the entry's expires_at is past the last one examined: the next call
+    // starts at that expires_at and re-reads no entry of an earlier one), so a call reads about
+    // the entries it examines, not those of every key deleted before it.
+    if (!pr.expired_done) {
+        Snapshot snapshot = pass_snapshot();
         Relation index = index_open(st.expires_index, AccessShareLock);
         ScanKeyData sk[2];
-        ScanKeyInit(&sk[0], 1, BTGreaterEqualStrategyNumber, F_TIMESTAMPTZ_GE, TimestampTzGetDatum(g_purge.expired_from));
+        ScanKeyInit(&sk[0], 1, BTGreaterEqualStrategyNumber, F_TIMESTAMPTZ_GE, TimestampTzGetDatum(pr.expired_from));
         ScanKeyInit(&sk[1], 1, BTLessEqualStrategyNumber, F_TIMESTAMPTZ_LE, TimestampTzGetDatum(at));
         IndexScanDesc scan = IDGEN_INDEX_BEGINSCAN(rel, index, snapshot, 2);
         index_rescan(scan, sk, 2, nullptr, 0);
-        TimestampTz last = g_purge.expired_from;
-        while (deleted < batch && index_getnext_slot(scan, ForwardScanDirection, slot)) {
+        TimestampTz last = DT_NOBEGIN;
+        bool stopped = false;
+        while (index_getnext_slot(scan, ForwardScanDirection, slot)) {
             bool isnull = false;
             const Datum e = slot_getattr(slot, st.att[kExpires], &isnull);
-            if (!isnull) last = DatumGetTimestampTz(e);
-            consider(false);
+            const TimestampTz expires = isnull ? DT_NOBEGIN : DatumGetTimestampTz(e);
+            if (deleted >= batch || (rows_left <= 0 && expires > last)) {
+                pr.expired_from = expires;
+                stopped = true;
+                break;
+            }
+            last = expires;
+            consider(false, snapshot);
         }
         index_endscan(scan);
         index_close(index, AccessShareLock);
-        g_purge.expired_from = deleted < batch ? DT_NOBEGIN : last;
+        UnregisterSnapshot(snapshot);
+        pr.expired_done = !stopped;
         CommandCounterIncrement();
     }
     // Pass 1 (older_than): idle keys. No index serves updated_at (one would cost every finish its
-    // heap-only update), so the heap is swept in TID ranges: a sweep starts at some block, each
-    // call goes on from the block where this backend's last call stopped, and the sweep ends
-    // when it comes round to the block it started at, so a purge loop reads the table once in
-    // all: a call that fills its batch reads about the rows it needed, and the loop's last call
-    // (fewer than batch_size) reads only what the sweep had not read yet, never the whole table
-    // again. A lone call that finds fewer than batch_size is a whole sweep.
-    if (older_than != nullptr && deleted < batch) {
+    // heap-only update), so the round sweeps the heap in TID ranges, once: from a block chosen
+    // at random when the round starts (so calls of rounds that never finish, a lone call per
+    // session, still reach every block over time) to the end, then from block 0 to that block.
+    // Each call goes on from the first TID the last one did not read, and reads at most the
+    // rows and blocks left of its budget.
+    bool idle_done = older_than == nullptr;
+    if (older_than != nullptr && pr.expired_done && deleted < batch && rows_left > 0) {
         const BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
-        if (!g_purge.idle_sweeping || g_purge.idle_from >= nblocks || g_purge.idle_sweep >= nblocks) {
-            g_purge.idle_sweep = g_purge.idle_from < nblocks ? g_purge.idle_from : 0;
-            g_purge.idle_from = g_purge.idle_sweep;
-            g_purge.idle_sweeping = true;
+        if (!pr.idle_started) {
+            pr.idle_started = true;
+            pr.idle_wrapped = false;
+            pr.idle_sweep = nblocks == 0 ? 0 : static_cast<BlockNumber>(pg_prng_uint64_range(&pg_global_prng_state, 0, nblocks - 1));
+            ItemPointerSet(&pr.idle_from, pr.idle_sweep, FirstOffsetNumber);
         }
-        const BlockNumber start = g_purge.idle_from, sweep = g_purge.idle_sweep;
-        // Before the wrap: start .. the end, then 0 .. sweep - 1; after it: start .. sweep - 1.
-        const bool wrapped = start < sweep;
-        BlockNumber last = start;
-        for (int leg = 0; leg < 2 && deleted < batch; ++leg) {
-            BlockNumber from = start, to = MaxBlockNumber;
-            if (leg == 0 && wrapped) to = sweep - 1;
-            if (leg == 1) {
-                if (wrapped || sweep == 0) break;
-                from = 0;
-                to = sweep - 1;
+        uint64 blocks_left = static_cast<uint64>(batch) * kPurgeRowsPerKey;
+        // The last block of the leg the sweep is in: the table's (before the wrap) or the one
+        // before the sweep's first (after it). Past it: to the wrap, or the sweep is done.
+        BlockNumber leg_end = 0;
+        const auto settle = [&]() {
+            for (;;) {
+                if (nblocks == 0) {
+                    idle_done = true;
+                    return;
+                }
+                leg_end = pr.idle_wrapped ? pr.idle_sweep - 1 : nblocks - 1;
+                if (ItemPointerGetBlockNumberNoCheck(&pr.idle_from) <= leg_end) return;
+                if (pr.idle_wrapped || pr.idle_sweep == 0) {
+                    idle_done = true;
+                    return;
+                }
+                pr.idle_wrapped = true;
+                ItemPointerSet(&pr.idle_from, 0, FirstOffsetNumber);
             }
-            ItemPointerData lo, hi;
-            ItemPointerSet(&lo, from, FirstOffsetNumber);
+        };
+        settle();
+        Snapshot snapshot = pass_snapshot();
+        while (!idle_done && deleted < batch && rows_left > 0 && blocks_left > 0) {
+            const BlockNumber from = ItemPointerGetBlockNumberNoCheck(&pr.idle_from);
+            const BlockNumber to = static_cast<BlockNumber>(Min(static_cast<uint64>(leg_end), from + blocks_left - 1));
+            ItemPointerData hi;
             ItemPointerSet(&hi, to, MaxOffsetNumber);
-            TableScanDesc scan = table_beginscan_tidrange(rel, snapshot, &lo, &hi);
-            while (deleted < batch && table_scan_getnextslot_tidrange(scan, ForwardScanDirection, slot)) {
-                last = ItemPointerGetBlockNumber(&slot->tts_tid);
-                consider(true);
+            TableScanDesc scan = table_beginscan_tidrange(rel, snapshot, &pr.idle_from, &hi);
+            bool stopped = false;
+            while (table_scan_getnextslot_tidrange(scan, ForwardScanDirection, slot)) {
+                if (deleted >= batch || rows_left <= 0) {
+                    pr.idle_from = slot->tts_tid;  // the first row not examined
+                    stopped = true;
+                    break;
+                }
+                const ItemPointerData tid = slot->tts_tid;
+                consider(true, snapshot);
+                ItemPointerSet(&pr.idle_from, ItemPointerGetBlockNumber(&tid), ItemPointerGetOffsetNumber(&tid) + 1);
             }
             table_endscan(scan);
+            if (stopped) break;
+            // The range was read to its end.
+            blocks_left -= to - from + 1;
+            ItemPointerSet(&pr.idle_from, to + 1, FirstOffsetNumber);
+            settle();
         }
-        if (deleted < batch) {
-            // The sweep came round: the next call starts a new one, at the beginning.
-            g_purge.idle_sweeping = false;
-            g_purge.idle_from = 0;
-        } else {
-            g_purge.idle_from = last;
-        }
+        UnregisterSnapshot(snapshot);
         CommandCounterIncrement();
     }
-    UnregisterSnapshot(snapshot);
+    const bool done = pr.expired_done && idle_done;
+    if (done) pr.in_round = false;  // the next call starts a new round
     MemoryContextDelete(per_row);
     exec_close(&x);
     table_close(rel, NoLock);
-    PG_RETURN_INT64(deleted);
+    Datum values[2] = {Int64GetDatum(deleted), BoolGetDatum(done)};
+    bool nulls[2] = {false, false};
+    PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(result_desc, values, nulls)));
 }

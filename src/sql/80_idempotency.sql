@@ -66,10 +66,6 @@ CREATE FUNCTION idempotency_recovery_point(scope text, key text, point text, att
     RETURNS void AS 'MODULE_PATHNAME', 'idempotency_recovery_point' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION idempotency_recovery_point(text, text, text, text) IS 'record the phase a request in flight has completed; a retry that takes over resumes from it';
 
-CREATE FUNCTION idempotency_purge(older_than interval DEFAULT NULL, batch_size integer DEFAULT 1000)
-    RETURNS bigint AS 'MODULE_PATHNAME', 'idempotency_purge' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION idempotency_purge(interval, integer) IS 'delete up to batch_size expired idempotency keys; returns how many';
-
 CREATE FUNCTION idempotency_fingerprint(payload jsonb, paths text[] DEFAULT NULL)
     RETURNS text AS 'MODULE_PATHNAME', 'idempotency_fingerprint' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION idempotency_fingerprint(jsonb, text[]) IS 'SHA-256 (hex) of the canonical JSON of a payload, or of the members its JSON Pointers select';
@@ -77,4 +73,3 @@ COMMENT ON FUNCTION idempotency_fingerprint(jsonb, text[]) IS 'SHA-256 (hex) of 
 REVOKE ALL ON FUNCTION idempotency_begin(text, text, text, boolean, text, interval, interval) FROM PUBLIC;
 REVOKE ALL ON FUNCTION idempotency_finish(text, text, jsonb, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION idempotency_recovery_point(text, text, text, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION idempotency_purge(interval, integer) FROM PUBLIC;

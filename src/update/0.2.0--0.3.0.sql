@@ -5,6 +5,11 @@
 \ir ../sql/63_shard_cache.sql
 \ir ../sql/64_shard_cluster_pull.sql
 \ir ../sql/76_trace_id_tools.sql
+-- idempotency_purge() returns (deleted, done) since 0.3.0 (0.2.0: bigint): a result type cannot
+-- change in place, so 0.2.0's function goes here and the piece creates it again (never in the
+-- piece: the install script would drop a function of the user's with that signature).
+DROP FUNCTION IF EXISTS idempotency_purge(interval, integer);
+\ir ../sql/81_idempotency_purge_0_3.sql
 \ir ../sql/92_permute_keys_0_3.sql
 
 \ir ../sql/22_uuidv6.sql

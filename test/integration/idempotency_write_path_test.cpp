@@ -273,7 +273,7 @@ TEST(IdempotencyWritePath, PurgeWorkAndMemoryPerCallAreBounded) {
     tx.exec("SELECT count(*) FROM idempotency_keys");  // its pages are in this backend's RSS (shared memory) before
     const long before = vm_hwm_kb(pid);
     for (int i = 0; i < 3; ++i)
-        EXPECT_EQ(tx.exec1("SELECT idempotency_purge(older_than => '1 hour', batch_size => 100)")[0].as<long>(), 0);
+        EXPECT_EQ(tx.exec1("SELECT deleted FROM idempotency_purge(older_than => '1 hour', batch_size => 100)")[0].as<long>(), 0);
     const long after = vm_hwm_kb(pid);
     EXPECT_LT(after - before, 8 * 1024) << before << " kB then " << after << " kB peak";
 
@@ -293,16 +293,18 @@ TEST(IdempotencyWritePath, PurgeWorkAndMemoryPerCallAreBounded) {
         const char* counted = "SELECT pg_stat_get_xact_tuples_returned('idempotency_keys_expires_at'::regclass)";
         tx.exec("BEGIN");
         const long was = tx.exec1(counted)[0].as<long>();
-        const long n = tx.exec1("SELECT idempotency_purge(batch_size => 5000)")[0].as<long>();
+        const auto r = tx.exec1("SELECT deleted, done FROM idempotency_purge(batch_size => 5000)");
+        const long n = r[0].as<long>();
         const long fetched = tx.exec1(counted)[0].as<long>() - was;
         tx.exec("COMMIT");
         most = std::max(most, fetched);
         if (getenv("IDGEN_TEST_VERBOSE")) std::printf("purge call %d: %ld deleted, %ld fetched\n", calls, n, fetched);
         ++calls;
-        if (n < 5000 || calls > 20) break;
+        EXPECT_EQ(n, 5000);
+        if (r[1].as<bool>() || calls > 20) break;
     }
     snap.exec("COMMIT");
-    EXPECT_EQ(calls, 13);
+    EXPECT_EQ(calls, 12);  // the twelfth call deletes the last 5,000 and finds no entry after them
     EXPECT_LE(most, 2 * 5000) << "index tuples fetched by one purge call";
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys")[0].as<long>(), 100000);
 }
@@ -310,9 +312,9 @@ TEST(IdempotencyWritePath, PurgeWorkAndMemoryPerCallAreBounded) {
 }  // namespace
 
 // A purge loop of idle keys (older_than; no index serves it) reads the table about once in all:
-// each call goes on from where the last one stopped, and the loop's last call (fewer than
-// batch_size) reads only the rest of the sweep, not the whole table again. 60,000 keys, every
-// other one idle, purged in batches of 5,000: rows the heap scans returned per call, by
+// each call goes on from the row where the last one stopped, and the loop's last call (the one
+// that says done) reads only the rest of the sweep, not the whole table again. 60,000 keys,
+// every other one idle, purged in batches of 5,000: rows the heap scans returned per call, by
 // difference.
 TEST(IdempotencyWritePath, PurgeLoopOfIdleKeysReadsTheTableOnce) {
     idgen::it::ScratchDb db("it_idem_wp_idle");
@@ -327,47 +329,58 @@ TEST(IdempotencyWritePath, PurgeLoopOfIdleKeysReadsTheTableOnce) {
     const long rows = 60000;
     const char* counted = "SELECT pg_stat_get_xact_tuples_returned('idempotency_keys'::regclass)";
     std::vector<long> fetched, deleted;
-    for (int calls = 0; calls < 20; ++calls) {
+    bool done = false;
+    for (int calls = 0; calls < 20 && !done; ++calls) {
         tx.exec("BEGIN");
         const long was = tx.exec1(counted)[0].as<long>();
-        const long n = tx.exec1("SELECT idempotency_purge(older_than => '1 hour', batch_size => 5000)")[0].as<long>();
+        const auto r = tx.exec1("SELECT deleted, done FROM idempotency_purge(older_than => '1 hour', batch_size => 5000)");
         fetched.push_back(tx.exec1(counted)[0].as<long>() - was);
         tx.exec("COMMIT");
-        deleted.push_back(n);
-        if (n < 5000) break;
+        deleted.push_back(r[0].as<long>());
+        done = r[1].as<bool>();
     }
-    ASSERT_EQ(deleted.size(), 7u);  // six full batches, then the end of the sweep
-    EXPECT_EQ(deleted.back(), 0);
+    ASSERT_TRUE(done);
+    // Six full batches, and the end of the sweep: in the sixth call when its last idle key is
+    // the sweep's last row, else in a seventh that deletes nothing.
+    ASSERT_GE(deleted.size(), 6u);
+    ASSERT_LE(deleted.size(), 7u);
+    for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(deleted[i], 5000) << i;
+    if (deleted.size() == 7) {
+        EXPECT_EQ(deleted.back(), 0);
+    }
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys")[0].as<long>(), 30000);
     long total = 0;
     for (const long f : fetched) total += f;
     if (getenv("IDGEN_TEST_VERBOSE"))
         for (std::size_t i = 0; i < fetched.size(); ++i) std::printf("purge call %zu: %ld deleted, %ld rows read\n", i, deleted[i], fetched[i]);
-    // Rows read by the loop: the table once (a call re-reads the block the last one stopped in).
+    // Rows read by the loop: the table once (a call re-reads only the row the last one stopped at).
     EXPECT_GE(total, rows);
-    EXPECT_LE(total, rows + 7 * 200);
+    EXPECT_LE(total, rows + 7);
     // The last call read the rest of the sweep, not the table.
     EXPECT_LE(fetched.back(), rows / 4);
-    // The next loop is a new sweep, and finds nothing: one pass over the table.
+    // The next loop is a new round, and finds nothing: one pass over the table (30,000 rows, less
+    // than one call's 50,000), done in one call.
     tx.exec("BEGIN");
     const long was = tx.exec1(counted)[0].as<long>();
-    EXPECT_EQ(tx.exec1("SELECT idempotency_purge(older_than => '1 hour', batch_size => 5000)")[0].as<long>(), 0);
+    const auto r = tx.exec1("SELECT deleted, done FROM idempotency_purge(older_than => '1 hour', batch_size => 5000)");
+    EXPECT_EQ(r[0].as<long>(), 0);
+    EXPECT_TRUE(r[1].as<bool>());
     const long lone = tx.exec1(counted)[0].as<long>() - was;
     tx.exec("COMMIT");
     EXPECT_EQ(lone, rows / 2);
 }
 
-// A purge loop ends when a call returns less than batch_size: that must mean the idle keys are
-// gone, whatever this backend's earlier calls were. A call rolled back (its deletions are back)
-// and a call of another role (SET ROLE in a pooled connection) must not leave the loop's sweep
-// believing it has read what it has not.
+// A purge loop ends when a call says done: that must mean the idle keys are gone, whatever this
+// backend's earlier calls were. A call rolled back (its deletions are back) and a call of another
+// role (SET ROLE in a pooled connection) must not leave the loop's round believing it has read
+// what it has not.
 long purge_loop(pqxx::nontransaction& tx, int batch) {
     long total = 0;
     for (int calls = 0; calls < 100; ++calls) {
-        const long n = tx.exec1("SELECT idempotency_purge(older_than => '1 hour', batch_size => " + std::to_string(batch) +
-                                ")")[0].as<long>();
-        total += n;
-        if (n < batch) return total;
+        const auto r = tx.exec1("SELECT deleted, done FROM idempotency_purge(older_than => '1 hour', batch_size => " +
+                                std::to_string(batch) + ")");
+        total += r[0].as<long>();
+        if (r[1].as<bool>()) return total;
     }
     ADD_FAILURE() << "the purge loop did not end";
     return total;
@@ -382,12 +395,12 @@ TEST(IdempotencyWritePath, PurgeLoopAfterARolledBackCallLeavesNoIdleKey) {
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
     tx.exec("BEGIN");
-    EXPECT_EQ(tx.exec1("SELECT idempotency_purge(older_than => '1 hour', batch_size => 500)")[0].as<long>(), 500);
+    EXPECT_EQ(tx.exec1("SELECT deleted FROM idempotency_purge(older_than => '1 hour', batch_size => 500)")[0].as<long>(), 500);
     tx.exec("ROLLBACK");
     // And one inside a subtransaction rolled back to its savepoint.
     tx.exec("BEGIN");
     tx.exec("SAVEPOINT s");
-    EXPECT_EQ(tx.exec1("SELECT idempotency_purge(older_than => '1 hour', batch_size => 500)")[0].as<long>(), 500);
+    EXPECT_EQ(tx.exec1("SELECT deleted FROM idempotency_purge(older_than => '1 hour', batch_size => 500)")[0].as<long>(), 500);
     tx.exec("ROLLBACK TO SAVEPOINT s");
     tx.exec("COMMIT");
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys")[0].as<long>(), 3000);
@@ -413,7 +426,7 @@ TEST(IdempotencyWritePath, PurgeLoopOfOneRoleAfterAnotherRolesCallLeavesNoIdleKe
         pqxx::connection c(db.dsn());
         pqxx::nontransaction tx(c);
         tx.exec("SET ROLE " + ra);
-        EXPECT_EQ(tx.exec1("SELECT idempotency_purge(older_than => '1 hour', batch_size => 500)")[0].as<long>(), 500);
+        EXPECT_EQ(tx.exec1("SELECT deleted FROM idempotency_purge(older_than => '1 hour', batch_size => 500)")[0].as<long>(), 500);
         tx.exec("RESET ROLE");
         // rb's loop after ra's call.
         tx.exec("SET ROLE " + rb);
@@ -423,7 +436,7 @@ TEST(IdempotencyWritePath, PurgeLoopOfOneRoleAfterAnotherRolesCallLeavesNoIdleKe
         EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys WHERE role_name = '" + ra + "'")[0].as<long>(), 1500);
         // Another older_than is another sweep too.
         tx.exec("SET ROLE " + ra);
-        EXPECT_EQ(tx.exec1("SELECT idempotency_purge(older_than => '90 minutes', batch_size => 500)")[0].as<long>(), 500);
+        EXPECT_EQ(tx.exec1("SELECT deleted FROM idempotency_purge(older_than => '90 minutes', batch_size => 500)")[0].as<long>(), 500);
         EXPECT_EQ(purge_loop(tx, 400), 1000);
         tx.exec("RESET ROLE");
         EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys")[0].as<long>(), 0);
