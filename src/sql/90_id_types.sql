@@ -780,6 +780,7 @@ BEGIN
     END IF;
 END
 $$;
+COMMENT ON EVENT TRIGGER id_gen_cluster_types IS 'on a Citus node that has id_gen already, CREATE EXTENSION IF NOT EXISTS id_gen (which Citus sends when it adds or activates the node) first makes the node''s created ID types the coordinator''s (id_type_cluster_pull())';
 
 
 -- create_id_type('account_id', kind => 'ulid', prefix => 'acct'): a new base type with its own
