@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Prints docs/reference.md: every function, aggregate, type, operator, operator class and family,
-# cast, relation and setting (id_gen.*) of the extension with its signature and labels, read from
-# the catalog of a fresh CREATE EXTENSION id_gen (the objects that depend on the extension in
-# pg_depend) and, for the settings, from pg_settings after LOAD 'id_gen'. Deterministic: every list
-# is sorted under the "C" collation, and nothing of the session or the cluster is printed.
+# cast, relation, event trigger and setting (id_gen.*) of the extension with its signature and
+# labels, read from the catalog of a fresh CREATE EXTENSION id_gen (the objects that depend on
+# the extension in pg_depend) and, for the settings, from pg_settings after LOAD 'id_gen'.
+# Deterministic: every list is sorted under the "C" collation, and nothing of the session or the
+# cluster is printed.
 #   scripts/reference.sh > docs/reference.md
 # The server is the one libpq's environment names (PGHOST, PGPORT, PGUSER: a superuser); psql is
 # taken from PG_BINDIR, else from PG_CONFIG's --bindir, else from PATH. The script makes a
@@ -106,6 +107,13 @@ SELECT pg_catalog.format('| `%s` | %s | %s | %s |', c.relname,
   FROM pg_catalog.pg_class c JOIN member m ON m.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND m.objid = c.oid
   CROSS JOIN pg_catalog.pg_extension e WHERE e.extname = 'id_gen'
  ORDER BY c.relname COLLATE "C";
+
+SELECT E'\n## Event triggers\n\n| event trigger | event | commands | function | description |\n|---|---|---|---|---|';
+SELECT pg_catalog.format('| `%s` | %s | %s | `%s()` | %s |', t.evtname, t.evtevent,
+         pg_catalog.array_to_string(t.evttags, ', '), t.evtfoid::pg_catalog.regproc,
+         pg_temp.cell(pg_catalog.obj_description(t.oid, 'pg_event_trigger')))
+  FROM pg_catalog.pg_event_trigger t JOIN member m ON m.classid = 'pg_catalog.pg_event_trigger'::pg_catalog.regclass AND m.objid = t.oid
+ ORDER BY t.evtname COLLATE "C";
 
 SELECT E'\n## Settings\n\nThe library\'s settings (`postgresql.conf`, `ALTER SYSTEM`, `SET` where the context allows), as `pg_settings` shows them once the library is loaded.\n\n| setting | type | default | range or values | who can change it | description |\n|---|---|---|---|---|---|';
 SELECT pg_catalog.format('| `%s` | %s | %s | %s | %s | %s |', s.name, s.vartype,

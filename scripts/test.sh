@@ -6,6 +6,8 @@
 #                    next nine (the integration layer's second pair base+4 to base+7, the Citus
 #                    layer the same four afterwards, the fault layer base+8 and base+9 beside the
 #                    integration layer), and the cross-version layer base+20 to base+25
+#   IDGEN_CITUS_PG_CONFIG  the Citus layer's server (default: scripts/citus.sh's); the layer
+#                    installs the build there
 #   IDGEN_SERVERLESS_LAYERS  1 (default) also runs the layers that use no server (unit tests, the
 #                    C++ library's own tests, fuzzing); the run over several versions sets it for
 #                    the first version only, since their code does not depend on the server
@@ -431,8 +433,13 @@ citus_layer() {
   # with a coordinator and two workers on loopback, plus a fourth server that a test adds as a
   # node. Ports base+4 .. base+7.
   local pgc rc i port bindir_saved=$PG_BINDIR ports=()
-  pgc=$("$ROOT/scripts/citus.sh")
-  rc=$?
+  if [ -n "${IDGEN_CITUS_PG_CONFIG:-}" ]; then
+    pgc=$IDGEN_CITUS_PG_CONFIG
+    rc=0
+  else
+    pgc=$("$ROOT/scripts/citus.sh")
+    rc=$?
+  fi
   if [ "$rc" -eq 3 ]; then
     echo "== Citus: skipped (no Citus source)"
     return

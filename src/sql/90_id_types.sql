@@ -362,7 +362,9 @@ REVOKE ALL ON FUNCTION id_type_drop(regtype, boolean) FROM PUBLIC;
 -- id_gen (id_type_membership()), on the coordinator and, in the same transaction under Citus's
 -- two-phase commit, on every other node (shard_cluster_send()); drop_id_type() likewise. A node
 -- added later gets them when Citus creates id_gen there: the install script asks the coordinator
--- for its created types (id_type_cluster_pull()). The price: pg_dump leaves extension members
+-- for its created types (id_type_cluster_pull()); a node added back, which has id_gen already,
+-- gets them from the same function, run by an event trigger on the CREATE EXTENSION IF NOT
+-- EXISTS that Citus sends it (id_type_cluster_event()). The price: pg_dump leaves extension members
 -- out, so a plain dump of a Citus database does not carry its created types. On a database
 -- without Citus they stay ordinary objects, dumped as in 0.2.0.
 -------------------------------------------------------------------------------
@@ -615,17 +617,31 @@ $$;
 COMMENT ON FUNCTION id_type_cluster_drop(regtype, boolean) IS 'internal to drop_id_type(): drop the type here and, with Citus, on every node';
 REVOKE ALL ON FUNCTION id_type_cluster_drop(regtype, boolean) FROM PUBLIC;
 
--- Run by the install script: on a Citus worker that knows its coordinator (a node citus_add_node()
--- is adding creates id_gen after Citus copied pg_dist_node to it, and before it makes the
--- distributed tables' shells), makes every created type the coordinator has, as extension members
--- (made by the install script). The coordinator is asked over a connection of its own
--- (master_run_on_worker), with a query on its catalogs only: when the coordinator is itself
--- creating id_gen (and Citus passes that on to each worker), id_gen is not yet visible there and
--- the answer is empty; so it is while a session there is dropping id_gen (DROP EXTENSION and
--- CREATE EXTENSION in one transaction: its old types are going). A type's schema that does not
--- exist here yet is made (not a member), owned as on the coordinator when that role exists here.
--- Asked through shard_cluster_ask_coordinator(); a coordinator that cannot answer fails the install (55000),
--- and with it citus_add_node().
+-- On a Citus worker that knows its coordinator: makes this node's created ID types the
+-- coordinator's. Run by the install script (a node citus_add_node() is adding creates id_gen after
+-- Citus copied pg_dist_node to it, and before it makes the distributed tables' shells) and, on a
+-- node that has id_gen already (removed and added back, say), by the event trigger below when
+-- Citus sends CREATE EXTENSION IF NOT EXISTS id_gen there while it adds or activates the node; by
+-- hand (superuser, on the node) where event triggers are off. A type is matched by its schema and
+-- name and compared by its spec, what create_id_type() wrote into its TYPMOD_IN function (kind,
+-- text format, prefix):
+--   * one the coordinator has and this node lacks is made, as an extension member;
+--   * one with the coordinator's spec is kept (made a member if it was not);
+--   * one with another spec, and a member of id_gen here that the coordinator does not have, is
+--     dropped (then the coordinator's made) when nothing but what create_id_type() made for it
+--     depends on it here; else 55000 naming what does, and nothing changes (the caller's
+--     transaction, Citus's activation of the node included, fails);
+--   * an ID type of this node's own (not a member) that the coordinator does not have is left.
+-- Every drop comes before the first make (a dropped type frees its prefix). Returns the number of
+-- types made (new or in place of another) and dropped.
+-- The coordinator is asked over a connection of its own (master_run_on_worker), with a query on
+-- its catalogs only: when the coordinator is itself creating id_gen (and Citus passes that on to
+-- each worker), id_gen is not yet visible there and the answer is empty; so it is while a session
+-- there is dropping id_gen (DROP EXTENSION and CREATE EXTENSION in one transaction: its old types
+-- are going). A type's schema that does not exist here yet is made (not a member), owned as on the
+-- coordinator when that role exists here. Asked through shard_cluster_ask_coordinator(); a
+-- coordinator that cannot answer fails the call (55000), and with it the install or the node's
+-- addition.
 CREATE OR REPLACE FUNCTION id_type_cluster_pull() RETURNS int4
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp
@@ -640,7 +656,10 @@ DECLARE
     expired boolean;
     r record;
     spec text[];
-    made int4 := 0;
+    theirs jsonb := '[]';  -- the coordinator's types: schema, name, owner, spec, kind, format, prefix
+    here record;
+    uses text;
+    changed int4 := 0;
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
         RETURN 0;
@@ -680,15 +699,88 @@ SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('schema', n.n
             RAISE EXCEPTION 'the coordinator''s ID type %.% has a TYPMOD_IN function create_id_type() did not write: %', r.schema, r.name, r.spec
                 USING ERRCODE = '55000', HINT = 'On the coordinator, drop the type and create it again (drop_id_type(), create_id_type()).';
         END IF;
-        CONTINUE WHEN pg_catalog.to_regtype(pg_catalog.format('%I.%I', r.schema, r.name)) IS NOT NULL;
-        PERFORM @extschema@.id_type_cluster_make(r.name, spec[1], spec[3], spec[2], r.schema, r.owner);
-        made := made + 1;
+        theirs := theirs || pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object(
+                      'schema', r.schema, 'name', r.name, 'owner', r.owner, 'kind', spec[1], 'format', spec[2], 'prefix', spec[3],
+                      'spec', pg_catalog.format('kind=%s format=%s prefix=%s', spec[1], spec[2], spec[3])));
     END LOOP;
-    RETURN made;
+    -- This node's ID types beside the coordinator's: the ones to drop first.
+    FOR here IN
+        SELECT y.oid::pg_catalog.regtype AS id_type, n.nspname AS schema_name, y.typname AS type_name,
+               (pg_catalog.regexp_match(m.prosrc, 'kind=[a-z0-9]+ format=[a-z]+ prefix=[a-z0-9]+'))[1] AS spec,
+               EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid AND e.extname = 'id_gen'
+                        WHERE d.classid = 'pg_catalog.pg_type'::pg_catalog.regclass AND d.objid = y.oid AND d.deptype = 'e') AS member,
+               c.value AS theirs
+          FROM pg_catalog.pg_type y
+          JOIN pg_catalog.pg_namespace n ON n.oid = y.typnamespace
+          JOIN pg_catalog.pg_proc i ON i.oid = y.typinput
+          JOIN pg_catalog.pg_language l ON l.oid = i.prolang AND l.lanname = 'c'
+          LEFT JOIN pg_catalog.pg_proc m ON m.oid = y.typmodin
+          LEFT JOIN pg_catalog.jsonb_array_elements(theirs) c ON c.value ->> 'schema' = n.nspname AND c.value ->> 'name' = y.typname
+         WHERE i.prosrc = 'id_type_in' AND i.probin = 'MODULE_PATHNAME'
+         ORDER BY y.oid
+    LOOP
+        CONTINUE WHEN here.theirs IS NULL AND NOT here.member;  -- this server's own type, not the cluster's
+        IF here.theirs IS NOT NULL AND here.spec IS NOT DISTINCT FROM here.theirs ->> 'spec' THEN
+            PERFORM @extschema@.id_type_membership(here.id_type, true);
+            CONTINUE;
+        END IF;
+        BEGIN
+            PERFORM @extschema@.id_type_drop(here.id_type, false);
+        EXCEPTION WHEN dependent_objects_still_exist THEN
+            GET STACKED DIAGNOSTICS uses = PG_EXCEPTION_DETAIL;
+            IF here.theirs IS NULL THEN
+                RAISE EXCEPTION 'ID type %.% on this node is one the coordinator no longer has, and objects on this node use it',
+                                pg_catalog.quote_ident(here.schema_name), pg_catalog.quote_ident(here.type_name)
+                    USING ERRCODE = '55000', DETAIL = pg_catalog.format('Here it is %s. %s', coalesce(here.spec, 'unreadable'), uses),
+                          HINT = 'Drop or change those objects on this node, or make the type on the coordinator again with the same kind, format and prefix (create_id_type()), then add the node again (citus_add_node() or citus_activate_node() on the coordinator).';
+            END IF;
+            RAISE EXCEPTION 'ID type %.% on this node is not the coordinator''s, and objects on this node use it',
+                            pg_catalog.quote_ident(here.schema_name), pg_catalog.quote_ident(here.type_name)
+                USING ERRCODE = '55000',
+                      DETAIL = pg_catalog.format('Here it is %s, on the coordinator %s. %s', coalesce(here.spec, 'unreadable'), here.theirs ->> 'spec', uses),
+                      HINT = 'Drop or change those objects on this node (they use a type the cluster no longer has), then add the node again (citus_add_node() or citus_activate_node() on the coordinator).';
+        END;
+        IF here.theirs IS NULL THEN
+            changed := changed + 1;
+        END IF;
+    END LOOP;
+    -- Then what this node lacks, the types just dropped included.
+    FOR r IN SELECT * FROM pg_catalog.jsonb_to_recordset(theirs)
+                    AS x(schema name, name name, owner name, kind text, format text, prefix text) LOOP
+        IF pg_catalog.to_regtype(pg_catalog.format('%I.%I', r.schema, r.name)) IS NOT NULL THEN
+            CONTINUE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_type y JOIN pg_catalog.pg_proc i ON i.oid = y.typinput
+                                   WHERE y.oid = pg_catalog.to_regtype(pg_catalog.format('%I.%I', r.schema, r.name))
+                                     AND i.prosrc = 'id_type_in');
+            RAISE EXCEPTION 'type %.% on this node is not an ID type, and the coordinator''s is', pg_catalog.quote_ident(r.schema), pg_catalog.quote_ident(r.name)
+                USING ERRCODE = '55000', DETAIL = pg_catalog.format('On the coordinator it is kind=%s format=%s prefix=%s.', r.kind, r.format, r.prefix),
+                      HINT = 'Drop or rename that type on this node, then add the node again (citus_add_node() or citus_activate_node() on the coordinator).';
+        END IF;
+        PERFORM @extschema@.id_type_cluster_make(r.name, r.kind, r.prefix, r.format, r.schema, r.owner);
+        changed := changed + 1;
+    END LOOP;
+    RETURN changed;
 END
 $$;
-COMMENT ON FUNCTION id_type_cluster_pull() IS 'internal to the install script: on a Citus worker, make the coordinator''s created ID types';
+COMMENT ON FUNCTION id_type_cluster_pull() IS 'on a Citus worker: make this node''s created ID types the coordinator''s (compared by kind, format and prefix; one in use here that differs is refused); run by the install script and when Citus adds a node that has id_gen already; superuser only';
 REVOKE ALL ON FUNCTION id_type_cluster_pull() FROM PUBLIC;
+
+-- The hook for a node that has id_gen already: Citus adding or activating it sends CREATE
+-- EXTENSION IF NOT EXISTS id_gen, which does nothing there; this trigger runs
+-- id_type_cluster_pull() first (src/pg/id_type_cluster.cpp says when it does). It fires for every
+-- CREATE EXTENSION in this database and returns at once for any other.
+CREATE OR REPLACE FUNCTION id_type_cluster_event() RETURNS event_trigger
+    AS 'MODULE_PATHNAME', 'id_type_cluster_event' LANGUAGE C;
+COMMENT ON FUNCTION id_type_cluster_event() IS 'internal: the event trigger id_gen_cluster_types, which runs id_type_cluster_pull() on a Citus node that already has id_gen when Citus adds it';
+REVOKE ALL ON FUNCTION id_type_cluster_event() FROM PUBLIC;
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_event_trigger WHERE evtname = 'id_gen_cluster_types') THEN
+        CREATE EVENT TRIGGER id_gen_cluster_types ON ddl_command_start WHEN TAG IN ('CREATE EXTENSION')
+            EXECUTE FUNCTION @extschema@.id_type_cluster_event();
+    END IF;
+END
+$$;
+COMMENT ON EVENT TRIGGER id_gen_cluster_types IS 'on a Citus node that has id_gen already, CREATE EXTENSION IF NOT EXISTS id_gen (which Citus sends when it adds or activates the node) first makes the node''s created ID types the coordinator''s (id_type_cluster_pull())';
 
 
 -- create_id_type('account_id', kind => 'ulid', prefix => 'acct'): a new base type with its own
