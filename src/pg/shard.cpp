@@ -268,7 +268,11 @@ int read_local_group() {
 // connection to the address pg_dist_node has for that group (shard_cluster_identify(), run by
 // shard_cluster_grant()). pg_basebackup does not copy an unlogged table's rows and a crash empties
 // it, so a copy of this node started as a server of its own, which has this node's group, blocks
-// and settings, finds none and is never given one. Read with a fresh snapshot (a row the
+// and settings, finds none and is never given one. A clean stop keeps the rows: a row counts only
+// when its started_at is this running server's start time (PgStartTime, what
+// pg_postmaster_start_time() returns, which shard_cluster_identify() wrote), so a cold copy of
+// the data directory, or this node restarted after another took its place in pg_dist_node, asks
+// the coordinator again, which confirms only the node at the registered address. Read with a fresh snapshot (a row the
 // coordinator wrote during this call counts); true when the table is absent (SQL older than
 // 0.3.0). Only trivially destructible locals.
 bool identity_confirmed(const Tables& t, int group, int node) {
@@ -277,13 +281,16 @@ bool identity_confirmed(const Tables& t, int group, int node) {
     bool found = false;
     Relation rel = table_open(t.identity, AccessShareLock);
     const AttrNumber a_group = get_attnum(t.identity, "node_group"), a_node = get_attnum(t.identity, "node_id");
-    if (a_group != InvalidAttrNumber && a_node != InvalidAttrNumber) {
+    const AttrNumber a_started = get_attnum(t.identity, "started_at");
+    if (a_group != InvalidAttrNumber && a_node != InvalidAttrNumber && a_started != InvalidAttrNumber) {
         SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, nullptr, 0, nullptr);
         for (HeapTuple row = systable_getnext(scan); HeapTupleIsValid(row) && !found; row = systable_getnext(scan)) {
-            bool ng = true, nn = true;
+            bool ng = true, nn = true, ns = true;
             const Datum dg = heap_getattr(row, a_group, RelationGetDescr(rel), &ng);
             const Datum dn = heap_getattr(row, a_node, RelationGetDescr(rel), &nn);
-            found = !ng && !nn && DatumGetInt32(dg) == group && DatumGetInt32(dn) == node;
+            const Datum ds = heap_getattr(row, a_started, RelationGetDescr(rel), &ns);
+            found = !ng && !nn && !ns && DatumGetInt32(dg) == group && DatumGetInt32(dn) == node &&
+                    DatumGetTimestampTz(ds) == PgStartTime;
         }
         systable_endscan(scan);
     }

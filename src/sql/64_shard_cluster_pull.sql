@@ -387,8 +387,9 @@ REVOKE ALL ON FUNCTION shard_cluster_apply(jsonb, text) FROM PUBLIC;
 -- group `node_group` (shard_cluster_grant()): records that this node is that group with
 -- id_gen.node_id `node_id` (shard_node_identity, 94_shard_block_history.sql), after checking that
 -- this node's own group and setting say the same (55000 otherwise: the node at the registered
--- address is not the node that asked, say a copy of it with another node id). A write to an
--- unlogged table with no key: it waits for no one. True when the row was added, false when it was
+-- address is not the node that asked, say a copy of it with another node id), with this server's
+-- start time (pg_postmaster_start_time()): the row confirms this run of the server only. A write
+-- to an unlogged table with no key. True when the row was added, false when it was
 -- there. Superuser only.
 CREATE OR REPLACE FUNCTION shard_cluster_identify(node_group int4, node_id int4) RETURNS boolean
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -411,12 +412,17 @@ BEGIN
                   DETAIL = 'The coordinator confirms a node''s identity only at the address pg_dist_node has for its group; the node that asked is another server with that group (a copy of that node?).',
                   HINT = 'Give a copy of a node its own place in the cluster (citus_add_node()) or point pg_dist_node at it (citus_update_node()) if it replaces the node.';
     END IF;
+    -- The confirmation holds for this run of the server only (next_id() accepts a row whose
+    -- started_at is its own postmaster's start time): a copy of the data directory, or this node
+    -- restarted after another took its place, asks again.
     IF EXISTS (SELECT 1 FROM @extschema@.shard_node_identity i
-                WHERE i.node_group = shard_cluster_identify.node_group AND i.node_id = shard_cluster_identify.node_id) THEN
+                WHERE i.node_group = shard_cluster_identify.node_group AND i.node_id = shard_cluster_identify.node_id
+                  AND i.started_at = pg_catalog.pg_postmaster_start_time()) THEN
         RETURN false;
     END IF;
-    INSERT INTO @extschema@.shard_node_identity (node_group, node_id)
-        VALUES (shard_cluster_identify.node_group, shard_cluster_identify.node_id);
+    DELETE FROM @extschema@.shard_node_identity i WHERE i.started_at <> pg_catalog.pg_postmaster_start_time();
+    INSERT INTO @extschema@.shard_node_identity (node_group, node_id, started_at)
+        VALUES (shard_cluster_identify.node_group, shard_cluster_identify.node_id, pg_catalog.pg_postmaster_start_time());
     RETURN true;
 END
 $$;

@@ -54,10 +54,15 @@ $$;
 -- and nothing else tells the two apart. Written only by shard_cluster_identify(), which the
 -- coordinator runs over a connection to the address pg_dist_node has for the group
 -- (shard_cluster_grant()); next_id() on a worker issues from a block only once a row here names
--- its group and node id, and asks the coordinator otherwise. Never dumped.
+-- its group and node id and started_at is the start time of its running server
+-- (pg_postmaster_start_time()), and asks the coordinator otherwise: a cleanly stopped server keeps
+-- the table's rows, so a cold copy of its data directory, or the node itself restarted after
+-- another took its place, would otherwise keep the confirmation. Every start asks once. Never
+-- dumped.
 CREATE UNLOGGED TABLE shard_node_identity (
     node_group int4 NOT NULL,
     node_id int4 NOT NULL,
+    started_at timestamptz NOT NULL,
     confirmed_at timestamptz NOT NULL DEFAULT pg_catalog.now()
 );
 COMMENT ON TABLE shard_node_identity IS 'this node''s Citus group and id_gen.node_id as the coordinator confirmed them over a connection to the node''s address in pg_dist_node (unlogged: not copied by pg_basebackup, emptied by a crash)';
