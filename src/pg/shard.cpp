@@ -32,6 +32,7 @@ extern "C" {
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
+#include "utils/datum.h"
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
@@ -825,6 +826,30 @@ Datum shard_rows_lock(PG_FUNCTION_ARGS) {
         const Datum d = heap_getattr(td->tg_trigtuple, a, desc, &isnull);
         if (!isnull && relid != registry) LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d)), 1, RowExclusiveLock);
         return PointerGetDatum(result);
+    }
+    // An UPDATE of a block that changes only its node_group and/or valid_from, of a node id that
+    // is not this server's (the hand-over of a removed node's blocks, shard_cluster_grant_blocks(),
+    // run on the coordinator): no backend here issues from that row, since a backend issues only
+    // from the block of its own id_gen.node_id and the issuers of other blocks never read it, so it
+    // waits for none of them (they could hold it, and every next_id() queued behind it, for as
+    // long as their transactions last). The AFTER trigger still invalidates every cache at commit.
+    if (TRIGGER_FIRED_BY_UPDATE(td->tg_event) && relid != registry) {
+        const AttrNumber a_node = get_attnum(relid, "node_id");
+        const AttrNumber a_group = get_attnum(relid, "node_group"), a_from = get_attnum(relid, "valid_from");
+        bool same = a_node != InvalidAttrNumber;
+        for (int i = 1; same && i <= desc->natts; ++i) {
+            const Form_pg_attribute att = TupleDescAttr(desc, i - 1);
+            if (att->attisdropped || i == a_group || i == a_from) continue;
+            bool n_old = true, n_new = true;
+            const Datum v_old = heap_getattr(td->tg_trigtuple, i, desc, &n_old);
+            const Datum v_new = heap_getattr(td->tg_newtuple, i, desc, &n_new);
+            same = n_old == n_new && (n_old || datumIsEqual(v_old, v_new, att->attbyval, att->attlen));
+        }
+        if (same) {
+            bool n_node = true;
+            const Datum d_node = heap_getattr(td->tg_trigtuple, a_node, desc, &n_node);
+            if (!n_node && DatumGetInt32(d_node) != idgen::pg::g_node_id) return PointerGetDatum(result);
+        }
     }
     const Datum d_old = heap_getattr(td->tg_trigtuple, a, desc, &isnull);
     if (!isnull) LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d_old)), 0, RowExclusiveLock);
