@@ -373,9 +373,11 @@ void find_block(const Tables& t, CachedShard& entry, const char* nspname, bool* 
         const Datum d_bits = heap_getattr(row, t.b_bits, RelationGetDescr(rel), &n3);
         const Datum d_from = heap_getattr(row, t.b_from, RelationGetDescr(rel), &n4);
         if (n1 || n2 || n3 || n4 || DatumGetInt32(d_node) != entry.node_id || entry.node_id < 0) continue;
-        if (entry.group >= 0) {
+        // Without the node_group column (SQL of 0.2.0, before ALTER EXTENSION UPDATE) a block is
+        // this server's by its node id alone, as 0.2.0 had it.
+        if (entry.group >= 0 && t.b_group != InvalidAttrNumber) {
             bool ng = true;
-            const Datum d_group = t.b_group != InvalidAttrNumber ? heap_getattr(row, t.b_group, RelationGetDescr(rel), &ng) : Datum(0);
+            const Datum d_group = heap_getattr(row, t.b_group, RelationGetDescr(rel), &ng);
             if (ng) continue;
             if (DatumGetInt32(d_group) != entry.group) {
                 foreign_group = DatumGetInt32(d_group);
