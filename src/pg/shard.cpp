@@ -660,7 +660,10 @@ IDGEN_FUNCTION(shard_next_id) {
             ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                             errmsg("this server's block of shard %d is valid from %lld ms from now", entry.shard,
                                    static_cast<long long>(entry.valid_from_ms - now_ms)),
-                            errdetail("The shard had IDs issued from its whole sequence field until its blocks were granted."),
+                            errdetail("IDs of this run may have been issued until then: by the node that held it before (a block handed "
+                                      "over from a removed node, or its run of a dropped shard), or from the shard's whole "
+                                      "sequence field before its blocks were granted, each up to its clock plus its "
+                                      "run-ahead allowance."),
                             errhint("Retry after that time.")));
         auto* cached = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_FIND, nullptr));
         if (cached != nullptr && cached->valid && cached->in_block && cached->valid_from_ms == entry.valid_from_ms)
