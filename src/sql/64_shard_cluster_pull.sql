@@ -482,6 +482,9 @@ BEGIN
             RAISE EXCEPTION 'the node asking (Citus group %) is not a node of the cluster', shard_cluster_grant.node_group
                 USING ERRCODE = '55000', HINT = 'Add the node with citus_add_node() on the coordinator first.';
         END IF;
+        -- The node id is checked first (again under the locks, by shard_cluster_grant_blocks()):
+        -- a request refused for it records no identity on the node asking.
+        PERFORM @extschema@.shard_cluster_check_holder(shard_cluster_grant.node_id, shard_cluster_grant.node_group);
         -- The node's identity, confirmed at the address pg_dist_node has for its group (a copy of
         -- the node elsewhere never gets it): before any lock here, on a connection of its own.
         IF shard_cluster_grant.node_group <> 0 THEN
