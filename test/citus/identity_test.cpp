@@ -314,7 +314,7 @@ TEST(CitusIdentity, AGrantWaitsForNoIssuingTransaction) {
     ensure_node3();
     run(0, "SELECT create_shard(63)");
     run(0, "CREATE TABLE t63 (id bigint DEFAULT shard_63.next_id(), k int)");
-    run(0, "SELECT create_distributed_table('t63', 'k')");
+    run(0, "SELECT create_distributed_table('t63', 'k', shard_count => 4)");
     run(0, "INSERT INTO t63 (k) SELECT g FROM generate_series(1, 200) g");
     // As if the workers had never issued shard 63: no blocks of theirs anywhere.
     run(0, "DELETE FROM shard_blocks WHERE shard = 63 AND node_id <> 100");
