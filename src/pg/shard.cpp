@@ -32,6 +32,7 @@ extern "C" {
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
+#include "utils/datum.h"
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
@@ -268,7 +269,11 @@ int read_local_group() {
 // connection to the address pg_dist_node has for that group (shard_cluster_identify(), run by
 // shard_cluster_grant()). pg_basebackup does not copy an unlogged table's rows and a crash empties
 // it, so a copy of this node started as a server of its own, which has this node's group, blocks
-// and settings, finds none and is never given one. Read with a fresh snapshot (a row the
+// and settings, finds none and is never given one. A clean stop keeps the rows: a row counts only
+// when its started_at is this running server's start time (PgStartTime, what
+// pg_postmaster_start_time() returns, which shard_cluster_identify() wrote), so a cold copy of
+// the data directory, or this node restarted after another took its place in pg_dist_node, asks
+// the coordinator again, which confirms only the node at the registered address. Read with a fresh snapshot (a row the
 // coordinator wrote during this call counts); true when the table is absent (SQL older than
 // 0.3.0). Only trivially destructible locals.
 bool identity_confirmed(const Tables& t, int group, int node) {
@@ -277,13 +282,16 @@ bool identity_confirmed(const Tables& t, int group, int node) {
     bool found = false;
     Relation rel = table_open(t.identity, AccessShareLock);
     const AttrNumber a_group = get_attnum(t.identity, "node_group"), a_node = get_attnum(t.identity, "node_id");
-    if (a_group != InvalidAttrNumber && a_node != InvalidAttrNumber) {
+    const AttrNumber a_started = get_attnum(t.identity, "started_at");
+    if (a_group != InvalidAttrNumber && a_node != InvalidAttrNumber && a_started != InvalidAttrNumber) {
         SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, nullptr, 0, nullptr);
         for (HeapTuple row = systable_getnext(scan); HeapTupleIsValid(row) && !found; row = systable_getnext(scan)) {
-            bool ng = true, nn = true;
+            bool ng = true, nn = true, ns = true;
             const Datum dg = heap_getattr(row, a_group, RelationGetDescr(rel), &ng);
             const Datum dn = heap_getattr(row, a_node, RelationGetDescr(rel), &nn);
-            found = !ng && !nn && DatumGetInt32(dg) == group && DatumGetInt32(dn) == node;
+            const Datum ds = heap_getattr(row, a_started, RelationGetDescr(rel), &ns);
+            found = !ng && !nn && !ns && DatumGetInt32(dg) == group && DatumGetInt32(dn) == node &&
+                    DatumGetTimestampTz(ds) == PgStartTime;
         }
         systable_endscan(scan);
     }
@@ -365,9 +373,11 @@ void find_block(const Tables& t, CachedShard& entry, const char* nspname, bool* 
         const Datum d_bits = heap_getattr(row, t.b_bits, RelationGetDescr(rel), &n3);
         const Datum d_from = heap_getattr(row, t.b_from, RelationGetDescr(rel), &n4);
         if (n1 || n2 || n3 || n4 || DatumGetInt32(d_node) != entry.node_id || entry.node_id < 0) continue;
-        if (entry.group >= 0) {
+        // Without the node_group column (SQL of 0.2.0, before ALTER EXTENSION UPDATE) a block is
+        // this server's by its node id alone, as 0.2.0 had it.
+        if (entry.group >= 0 && t.b_group != InvalidAttrNumber) {
             bool ng = true;
-            const Datum d_group = t.b_group != InvalidAttrNumber ? heap_getattr(row, t.b_group, RelationGetDescr(rel), &ng) : Datum(0);
+            const Datum d_group = heap_getattr(row, t.b_group, RelationGetDescr(rel), &ng);
             if (ng) continue;
             if (DatumGetInt32(d_group) != entry.group) {
                 foreign_group = DatumGetInt32(d_group);
@@ -650,7 +660,10 @@ IDGEN_FUNCTION(shard_next_id) {
             ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                             errmsg("this server's block of shard %d is valid from %lld ms from now", entry.shard,
                                    static_cast<long long>(entry.valid_from_ms - now_ms)),
-                            errdetail("The shard had IDs issued from its whole sequence field until its blocks were granted."),
+                            errdetail("IDs of this run may have been issued until then: by the node that held it before (a block handed "
+                                      "over from a removed node, or its run of a dropped shard), or from the shard's whole "
+                                      "sequence field before its blocks were granted, each up to its clock plus its "
+                                      "run-ahead allowance."),
                             errhint("Retry after that time.")));
         auto* cached = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_FIND, nullptr));
         if (cached != nullptr && cached->valid && cached->in_block && cached->valid_from_ms == entry.valid_from_ms)
@@ -818,6 +831,30 @@ Datum shard_rows_lock(PG_FUNCTION_ARGS) {
         const Datum d = heap_getattr(td->tg_trigtuple, a, desc, &isnull);
         if (!isnull && relid != registry) LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d)), 1, RowExclusiveLock);
         return PointerGetDatum(result);
+    }
+    // An UPDATE of a block that changes only its node_group and/or valid_from, of a node id that
+    // is not this server's (the hand-over of a removed node's blocks, shard_cluster_grant_blocks(),
+    // run on the coordinator): no backend here issues from that row, since a backend issues only
+    // from the block of its own id_gen.node_id and the issuers of other blocks never read it, so it
+    // waits for none of them (they could hold it, and every next_id() queued behind it, for as
+    // long as their transactions last). The AFTER trigger still invalidates every cache at commit.
+    if (TRIGGER_FIRED_BY_UPDATE(td->tg_event) && relid != registry) {
+        const AttrNumber a_node = get_attnum(relid, "node_id");
+        const AttrNumber a_group = get_attnum(relid, "node_group"), a_from = get_attnum(relid, "valid_from");
+        bool same = a_node != InvalidAttrNumber;
+        for (int i = 1; same && i <= desc->natts; ++i) {
+            const Form_pg_attribute att = TupleDescAttr(desc, i - 1);
+            if (att->attisdropped || i == a_group || i == a_from) continue;
+            bool n_old = true, n_new = true;
+            const Datum v_old = heap_getattr(td->tg_trigtuple, i, desc, &n_old);
+            const Datum v_new = heap_getattr(td->tg_newtuple, i, desc, &n_new);
+            same = n_old == n_new && (n_old || datumIsEqual(v_old, v_new, att->attbyval, att->attlen));
+        }
+        if (same) {
+            bool n_node = true;
+            const Datum d_node = heap_getattr(td->tg_trigtuple, a_node, desc, &n_node);
+            if (!n_node && DatumGetInt32(d_node) != idgen::pg::g_node_id) return PointerGetDatum(result);
+        }
     }
     const Datum d_old = heap_getattr(td->tg_trigtuple, a, desc, &isnull);
     if (!isnull) LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d_old)), 0, RowExclusiveLock);

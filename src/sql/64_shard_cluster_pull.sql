@@ -105,6 +105,7 @@ DECLARE
     grp int4;
     lo int4;
     nbits int4;
+    from_ts timestamptz;
     granted int4 := 0;
 BEGIN
     IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
@@ -118,17 +119,21 @@ BEGIN
         -- The hand-over, explicit and in this transaction: the node id's blocks (every shard's)
         -- and their history become this node's. check_holder() let it through, so they were
         -- granted to no node still in pg_dist_node (a removed node's), or by 0.2.0 (no group).
-        -- A removed node's block is used by its new holder only from one second plus the
-        -- run-ahead allowance after now, past every ID the old holder can have issued before it
-        -- was removed; a second claimant is refused by check_holder(), since the record names
-        -- this node now.
+        -- A removed node's block, and its run of a shard dropped since (the history's
+        -- valid_from, used when that run is granted again), is used by its new holder only from
+        -- 61 s after now: one second plus the largest id_gen.max_run_ahead (60 s), past every ID
+        -- the old holder can have issued before it was removed, whatever its own setting was (it
+        -- is per node, and the coordinator cannot read a removed node's). A second claimant is
+        -- refused by check_holder(), since the record names this node now.
         UPDATE @extschema@.shard_blocks b
            SET node_group = groups[i],
                valid_from = CASE WHEN b.node_group IS NULL THEN b.valid_from
-                                 ELSE GREATEST(b.valid_from, pg_catalog.clock_timestamp() + interval '1 second'
-                                          + coalesce(pg_catalog.current_setting('id_gen.max_run_ahead', true), '1s')::interval) END
+                                 ELSE GREATEST(b.valid_from, pg_catalog.clock_timestamp() + interval '61 seconds') END
          WHERE b.node_id = nids[i] AND b.node_group IS DISTINCT FROM groups[i];
-        UPDATE @extschema@.shard_block_history h SET node_group = groups[i]
+        UPDATE @extschema@.shard_block_history h
+           SET node_group = groups[i],
+               valid_from = CASE WHEN h.node_group IS NULL THEN h.valid_from
+                                 ELSE GREATEST(h.valid_from, pg_catalog.clock_timestamp() + interval '61 seconds') END
          WHERE h.node_id = nids[i] AND h.node_group IS DISTINCT FROM groups[i];
     END LOOP;
     PERFORM @extschema@.shard_cluster_durable();
@@ -147,7 +152,14 @@ BEGIN
             -- above every ID it issued from it, whatever its clock does (a narrower block inside
             -- it would be a new key that knows nothing of them). Else the lowest free aligned run
             -- of `width` sequence numbers that no other node id ever held of this shard.
-            SELECT h.seq_lo, h.seq_bits INTO lo, nbits
+            SELECT h.seq_lo, h.seq_bits,
+                   -- Last held by another node (the hand-over above, or of an earlier call, set its
+                   -- valid_from; any other group: the same 61 s from now): valid after the IDs
+                   -- that node can have issued from it. The node's own run: from the epoch.
+                   CASE WHEN h.node_group IS NOT NULL AND h.node_group <> grp
+                        THEN pg_catalog.clock_timestamp() + interval '61 seconds'
+                        ELSE GREATEST(s.epoch, coalesce(h.valid_from, s.epoch)) END
+              INTO lo, nbits, from_ts
               FROM @extschema@.shard_block_history h
              WHERE h.shard = s.shard AND h.node_id = nid
                AND NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b
@@ -156,6 +168,7 @@ BEGIN
              ORDER BY h.seq_bits DESC, h.seq_lo LIMIT 1;
             IF lo IS NULL THEN
                 nbits := bits;
+                from_ts := s.epoch;
                 SELECT g.lo INTO lo
                   FROM pg_catalog.generate_series(0, 1024 - width, width) AS g(lo)
                  WHERE NOT EXISTS (SELECT 1 FROM @extschema@.shard_blocks b
@@ -173,16 +186,17 @@ BEGIN
             END IF;
             -- A shard created in this transaction has issued nothing; one that existed before its
             -- first grant may have issued IDs from its whole field, up to the run-ahead allowance
-            -- past the clock: its blocks start after that. A later grant is a block no node ever
-            -- held (blocks are never freed): valid at once.
+            -- past the clock: its blocks start after that. A later grant is a block no other node
+            -- ever held (blocks are never freed), valid at once, or a run of a dropped shard given
+            -- back: valid at once to the node that held it, after from_ts (above) to another.
             INSERT INTO @extschema@.shard_blocks (shard, node_id, seq_lo, seq_bits, valid_from, node_group)
-                VALUES (s.shard, nid, lo, nbits, s.epoch, grp);
+                VALUES (s.shard, nid, lo, nbits, from_ts, grp);
             -- The insert waited (shard_rows_lock()) for every transaction issuing from the
             -- shard's whole field, and holds off new ones: the time is read after that.
             IF s.first_grant AND s.created_at <> pg_catalog.now() THEN
                 UPDATE @extschema@.shard_blocks b
-                   SET valid_from = pg_catalog.clock_timestamp() + interval '1 second'
-                                    + coalesce(pg_catalog.current_setting('id_gen.max_run_ahead', true), '1s')::interval
+                   SET valid_from = GREATEST(b.valid_from, pg_catalog.clock_timestamp() + interval '1 second'
+                                    + coalesce(pg_catalog.current_setting('id_gen.max_run_ahead', true), '1s')::interval)
                  WHERE b.shard = s.shard AND b.node_id = nid;
             END IF;
             INSERT INTO @extschema@.shard_block_history AS h (shard, node_id, seq_lo, seq_bits, node_group)
@@ -387,8 +401,9 @@ REVOKE ALL ON FUNCTION shard_cluster_apply(jsonb, text) FROM PUBLIC;
 -- group `node_group` (shard_cluster_grant()): records that this node is that group with
 -- id_gen.node_id `node_id` (shard_node_identity, 94_shard_block_history.sql), after checking that
 -- this node's own group and setting say the same (55000 otherwise: the node at the registered
--- address is not the node that asked, say a copy of it with another node id). A write to an
--- unlogged table with no key: it waits for no one. True when the row was added, false when it was
+-- address is not the node that asked, say a copy of it with another node id), with this server's
+-- start time (pg_postmaster_start_time()): the row confirms this run of the server only. A write
+-- to an unlogged table with no key. True when the row was added, false when it was
 -- there. Superuser only.
 CREATE OR REPLACE FUNCTION shard_cluster_identify(node_group int4, node_id int4) RETURNS boolean
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -411,12 +426,17 @@ BEGIN
                   DETAIL = 'The coordinator confirms a node''s identity only at the address pg_dist_node has for its group; the node that asked is another server with that group (a copy of that node?).',
                   HINT = 'Give a copy of a node its own place in the cluster (citus_add_node()) or point pg_dist_node at it (citus_update_node()) if it replaces the node.';
     END IF;
+    -- The confirmation holds for this run of the server only (next_id() accepts a row whose
+    -- started_at is its own postmaster's start time): a copy of the data directory, or this node
+    -- restarted after another took its place, asks again.
     IF EXISTS (SELECT 1 FROM @extschema@.shard_node_identity i
-                WHERE i.node_group = shard_cluster_identify.node_group AND i.node_id = shard_cluster_identify.node_id) THEN
+                WHERE i.node_group = shard_cluster_identify.node_group AND i.node_id = shard_cluster_identify.node_id
+                  AND i.started_at = pg_catalog.pg_postmaster_start_time()) THEN
         RETURN false;
     END IF;
-    INSERT INTO @extschema@.shard_node_identity (node_group, node_id)
-        VALUES (shard_cluster_identify.node_group, shard_cluster_identify.node_id);
+    DELETE FROM @extschema@.shard_node_identity i WHERE i.started_at <> pg_catalog.pg_postmaster_start_time();
+    INSERT INTO @extschema@.shard_node_identity (node_group, node_id, started_at)
+        VALUES (shard_cluster_identify.node_group, shard_cluster_identify.node_id, pg_catalog.pg_postmaster_start_time());
     RETURN true;
 END
 $$;
@@ -462,6 +482,9 @@ BEGIN
             RAISE EXCEPTION 'the node asking (Citus group %) is not a node of the cluster', shard_cluster_grant.node_group
                 USING ERRCODE = '55000', HINT = 'Add the node with citus_add_node() on the coordinator first.';
         END IF;
+        -- The node id is checked first (again under the locks, by shard_cluster_grant_blocks()):
+        -- a request refused for it records no identity on the node asking.
+        PERFORM @extschema@.shard_cluster_check_holder(shard_cluster_grant.node_id, shard_cluster_grant.node_group);
         -- The node's identity, confirmed at the address pg_dist_node has for its group (a copy of
         -- the node elsewhere never gets it): before any lock here, on a connection of its own.
         IF shard_cluster_grant.node_group <> 0 THEN

@@ -155,6 +155,8 @@ TEST(CitusIdentity, AWorkerRenumberedToAnotherNodesIdRefuses) {
     EXPECT_NE(w2_error.find("id_gen.node_id 101 is held by another node of the cluster"), std::string::npos) << w2_error;
     EXPECT_NE(w2_error.find(std::to_string(ports().at(1))), std::string::npos) << w2_error;
     EXPECT_TRUE(w2_ids.empty());
+    // The refused request recorded no identity on worker 2 (the node id is checked first).
+    EXPECT_EQ(scalar(2, "SELECT count(*) FROM shard_node_identity WHERE node_id = 101"), 0);
     ids.insert(ids.end(), w1_ids.begin(), w1_ids.end());
     ids.insert(ids.end(), w2_ids.begin(), w2_ids.end());
     EXPECT_EQ(repeated(ids), 0);
@@ -250,6 +252,59 @@ TEST(CitusIdentity, ACopyOfAWorkerRefuses) {
               << std::endl;
 }
 
+// A cold copy of a cleanly stopped worker's data directory (cp -a) keeps the rows of
+// shard_node_identity (a clean stop does not empty an unlogged table): a row counts only for the
+// run of the server that the coordinator confirmed (its started_at is that postmaster's start
+// time). The copy, started on a port of its own, refuses (55000) and issues nothing; worker 2,
+// started again, asks the coordinator once and issues. Before, both issued the same IDs.
+TEST(CitusIdentity, AColdCopyOfAStoppedWorkerRefuses) {
+    ensure_node3();
+    run(0, "SELECT create_shard(67)");
+    std::vector<long long> ids;
+    ASSERT_EQ(issue(2, "shard_67.next_id()", 5000, ids), "");
+    const std::string bindir = text(2, "SELECT setting FROM pg_config WHERE name = 'BINDIR'");
+    const std::string data = text(2, "SHOW data_directory");
+    const int port = ports().at(3) + 1;
+    auto sh = [&](const std::string& cmd) { run(0, shell_sql(cmd)); };
+    const std::string d = "'" + data + "'", c = "'" + data + "_cold'";
+    sh("'" + bindir + "/pg_ctl' -D " + d + " -m fast -w -t 60 stop >/dev/null 2>&1; rm -rf " + c + "; cp -a " + d + " " + c);
+    sh("'" + bindir + "/pg_ctl' -D " + c + " -l " + c + "/copy.log -w -t 60 -o '-p " + std::to_string(port) +
+       "' start >/dev/null 2>&1");
+    sh("'" + bindir + "/pg_ctl' -D " + d + " -l " + d + "/restart.log -w -t 60 start >/dev/null 2>&1");
+    std::string copy_error, original_error;
+    std::vector<long long> copy_ids, original_ids;
+    try {
+        pqxx::connection copy(dsn_port(port));
+        pqxx::connection original(dsn(2));
+        std::thread t([&] { original_error = issue(original, "shard_67.next_id()", 20000, original_ids); });
+        copy_error = issue(copy, "shard_67.next_id()", 20000, copy_ids);
+        t.join();
+    } catch (const std::exception& e) {
+        copy_error = std::string("could not use the copy: ") + e.what();
+    }
+    sh("'" + bindir + "/pg_ctl' -D " + c + " -m immediate -w stop >/dev/null 2>&1; rm -rf " + c);
+    EXPECT_EQ(copy_error.rfind("55000", 0), 0u) << copy_error;
+    EXPECT_NE(copy_error.find("is not confirmed by the coordinator"), std::string::npos) << copy_error;
+    EXPECT_TRUE(copy_ids.empty());
+    EXPECT_EQ(original_error, "");
+    EXPECT_EQ(original_ids.size(), 20000u);
+    ids.insert(ids.end(), copy_ids.begin(), copy_ids.end());
+    ids.insert(ids.end(), original_ids.begin(), original_ids.end());
+    EXPECT_EQ(repeated(ids), 0);
+    std::cout << "[ count ] cold copy of a stopped worker: " << copy_ids.size() << " IDs issued by the copy, "
+              << original_ids.size() << " by the worker, " << repeated(ids) << " repeated" << std::endl;
+}
+
+// 0.2.0's SQL (no node_group column; here dropped in a transaction that is rolled back) with this
+// library: a worker issues from the block of its node id, as 0.2.0 did (it refused every block
+// shard before).
+TEST(CitusIdentity, AWorkerOnZeroTwoSqlIssuesFromItsBlock) {
+    pqxx::connection c(dsn(1));
+    const std::string e = error_on(c, "BEGIN; ALTER TABLE shard_blocks DROP COLUMN node_group; "
+                                      "SELECT count(DISTINCT shard_60.next_id()) FROM generate_series(1, 1000); ROLLBACK");
+    EXPECT_EQ(e, "");
+}
+
 // Finding 3: a grant conflicts with no transaction that issues. A coordinator transaction that
 // issues and then runs a pushed-down INSERT ... SELECT whose tasks on the workers need blocks they
 // do not hold commits (before 0.3.0 the grant waited for that very transaction and failed after
@@ -259,7 +314,7 @@ TEST(CitusIdentity, AGrantWaitsForNoIssuingTransaction) {
     ensure_node3();
     run(0, "SELECT create_shard(63)");
     run(0, "CREATE TABLE t63 (id bigint DEFAULT shard_63.next_id(), k int)");
-    run(0, "SELECT create_distributed_table('t63', 'k')");
+    run(0, "SELECT create_distributed_table('t63', 'k', shard_count => 4)");
     run(0, "INSERT INTO t63 (k) SELECT g FROM generate_series(1, 200) g");
     // As if the workers had never issued shard 63: no blocks of theirs anywhere.
     run(0, "DELETE FROM shard_blocks WHERE shard = 63 AND node_id <> 100");
@@ -350,32 +405,76 @@ TEST(CitusIdentity, ARecreatedShardGivesTheOldRunBackAtItsWidth) {
 
 // Finding 2: a removed node's blocks are handed over explicitly to exactly one node. Node 3 is
 // removed (citus_remove_node); worker 2 takes its node id: the coordinator records node id 103's
-// blocks as worker 2's in the same transaction as the grant, valid from one second plus the
-// run-ahead allowance on (past every ID node 3 issued before it left), and worker 2 issues above
-// them. Worker 1, given that node id by mistake too, is refused (55000): the record names worker
-// 2, which is in pg_dist_node. Node 3 is added back at the end, and node id 103 handed back to it.
+// blocks as worker 2's in the same transaction as the grant, valid from 61 s after the claim (one
+// second plus the largest id_gen.max_run_ahead: node 3 may have run up to its own setting ahead),
+// and worker 2 refuses (55000, naming the hand-over) until then. Shard 68, dropped and made again
+// while node 3 was out, gives node id 103 its old run back with the same delay (it was last held
+// by node 3, not by worker 2). A coordinator transaction holding shard 65 open does not hold the
+// hand-over up, nor new next_id() calls behind it. Worker 1, given that node id by mistake too,
+// is refused (55000): the record names worker 2, which is in pg_dist_node. The delay is then
+// shortened by hand (node 3 ran at most 1 s ahead: the default) for worker 2 to issue above node
+// 3's IDs. Node 3 is added back at the end, and node id 103 handed back to it.
 TEST(CitusIdentity, ARemovedNodesIdGoesToOneNodeOnly) {
     ensure_node3();
     run(0, "SELECT create_shard(65)");
-    std::vector<long long> ids;
+    run(0, "SELECT create_shard(68)");
+    std::vector<long long> ids, ids68;
     ASSERT_EQ(issue(3, "shard_65.next_id()", 20000, ids), "");
+    ASSERT_EQ(issue(3, "shard_68.next_id()", 20000, ids68), "");
     run(0, "SELECT citus_remove_node(" + node_name(3) + ")");
     wait_metadata_synced();
+    run(0, "SELECT drop_shard(68)");
+    run(0, "SELECT create_shard(68)");
     std::string second_error;
     {
         NodeIdReset reset2{2};
         set_node_id(2, "103");
-        // The first call is refused until the handed-over block is valid (55000, "valid from").
-        const std::string first_call = error_text(2, "SELECT shard_65.next_id()");
-        EXPECT_TRUE(first_call.empty() || first_call.find("valid from") != std::string::npos) << first_call;
-        const long long wait_ms =
-            scalar(0, "SELECT greatest(0, ceil(extract(epoch FROM max(valid_from) - clock_timestamp()) * 1000))::bigint "
-                      "FROM shard_blocks WHERE node_id = 103");
-        std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms + 100));
-        std::vector<long long> w2_ids;
+        // A coordinator transaction issuing shard 65, open during the hand-over.
+        pqxx::connection open(dsn(0));
+        pqxx::nontransaction otx(open);
+        otx.exec("BEGIN");
+        otx.exec("SELECT shard_65.next_id()");
+        const std::string claimed = text(0, "SELECT clock_timestamp()::text");
+        const auto t0 = std::chrono::steady_clock::now();
+        // Shard 68 first: the hand-over and the grant of its old run in one transaction.
+        const std::string first_call = error_text(2, "SELECT shard_68.next_id()");
+        const long long claim_ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+        const auto t1 = std::chrono::steady_clock::now();
+        std::vector<long long> c_ids;
+        const std::string c_error = issue(0, "shard_65.next_id()", 100, c_ids);
+        const long long c_ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t1).count();
+        const std::string call65 = error_text(2, "SELECT shard_65.next_id()");
+        otx.exec("COMMIT");
+        ids.insert(ids.end(), c_ids.begin(), c_ids.end());
+        EXPECT_EQ(c_error, "");
+        EXPECT_LT(c_ms, 2500);
+        EXPECT_LT(claim_ms, 4500);
+        for (const std::string& e : {first_call, call65}) {
+            EXPECT_EQ(e.rfind("55000", 0), 0u) << e;
+            EXPECT_NE(e.find("valid from"), std::string::npos) << e;
+            EXPECT_NE(e.find("by the node that held it before"), std::string::npos) << e;
+        }
+        // Both of node id 103's blocks: from 61 s after the claim on, on the coordinator and on worker 2.
+        const std::string late = "SELECT count(*) FROM shard_blocks WHERE node_id = 103 AND shard IN (65, 68) AND valid_from >= " +
+                                 pqxx::connection(dsn(0)).quote(claimed) + "::timestamptz + interval '61 seconds'";
+        EXPECT_EQ(scalar(0, late), 2);
+        EXPECT_EQ(scalar(2, late), 2);
+        EXPECT_EQ(text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 68 AND node_id = 103"),
+                  text(0, "SELECT string_agg(seq_lo || '/' || seq_bits, ',') FROM shard_block_history WHERE shard = 68 AND node_id = 103"));
+        // Node 3 ran at most 1 s ahead (its id_gen.max_run_ahead is the default): shortened by hand to that.
+        const std::string shorten = "UPDATE shard_blocks SET valid_from = clock_timestamp() + interval '1 second' WHERE node_id = 103";
+        run(0, shorten);
+        run(2, shorten);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+        std::vector<long long> w2_ids, w2_ids68;
         EXPECT_EQ(issue(2, "shard_65.next_id()", 20000, w2_ids), "");
+        EXPECT_EQ(issue(2, "shard_68.next_id()", 20000, w2_ids68), "");
         EXPECT_EQ(w2_ids.size(), 20000u);
+        EXPECT_EQ(w2_ids68.size(), 20000u);
         ids.insert(ids.end(), w2_ids.begin(), w2_ids.end());
+        ids68.insert(ids68.end(), w2_ids68.begin(), w2_ids68.end());
         // A second claimant.
         NodeIdReset reset1{1};
         set_node_id(1, "103");
@@ -383,22 +482,27 @@ TEST(CitusIdentity, ARemovedNodesIdGoesToOneNodeOnly) {
         second_error = issue(1, "shard_65.next_id()", 20000, w1_ids);
         EXPECT_TRUE(w1_ids.empty());
         ids.insert(ids.end(), w1_ids.begin(), w1_ids.end());
+        std::cout << "[ note ] hand-over under an open coordinator transaction: the claim " << claim_ms
+                  << " ms, coordinator next_id() meanwhile " << c_ms << " ms" << std::endl;
     }
     EXPECT_EQ(second_error.rfind("55000", 0), 0u) << second_error;
     EXPECT_NE(second_error.find("id_gen.node_id 103 is held by another node of the cluster"), std::string::npos) << second_error;
     EXPECT_NE(second_error.find(std::to_string(ports().at(2))), std::string::npos) << second_error;
     EXPECT_EQ(repeated(ids), 0);
+    EXPECT_EQ(repeated(ids68), 0);
     // The record names worker 2 for every block of node id 103.
     const std::string g2 = group_of(2);
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id = 103 AND node_group IS DISTINCT FROM " + g2), 0);
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_block_history WHERE node_id = 103 AND node_group IS DISTINCT FROM " + g2), 0);
-    std::cout << "[ count ] removed node's id taken over: " << ids.size() << " IDs, " << repeated(ids) << " repeated" << std::endl;
+    std::cout << "[ count ] removed node's id taken over: " << ids.size() + ids68.size() << " IDs, "
+              << repeated(ids) + repeated(ids68) << " repeated" << std::endl;
     // Node 3 back, and node id 103 handed back to it (by hand: worker 2 no longer uses it).
     run(0, "SELECT citus_add_node(" + node_name(3) + ")");
     const std::string g3 = group_of(3);
-    run(0, "UPDATE shard_blocks SET node_group = " + g3 + " WHERE node_id = 103");
-    run(0, "UPDATE shard_block_history SET node_group = " + g3 + " WHERE node_id = 103");
+    run(0, "UPDATE shard_blocks SET node_group = " + g3 + ", valid_from = least(valid_from, clock_timestamp()) WHERE node_id = 103");
+    run(0, "UPDATE shard_block_history SET node_group = " + g3 + ", valid_from = NULL WHERE node_id = 103");
     run(0, "SELECT drop_shard(65)");
+    run(0, "SELECT drop_shard(68)");
     std::vector<long long> back;
     EXPECT_EQ(issue(3, "shard_60.next_id()", 1000, back), "");
 }
