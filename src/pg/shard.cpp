@@ -330,7 +330,10 @@ Tables lock_tables() {
             if (g_group == -2) g_group = read_local_group();
             return t;
         }
-        if (attempt >= 100) elog(ERROR, "id_gen shard tables keep changing");
+        if (attempt >= 100)
+            ereport(ERROR, (errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+                            errmsg("the id_gen shard tables kept changing while next_id() locked them"),
+                            errhint("Retry the statement; nothing was issued.")));
     }
 }
 
@@ -551,7 +554,10 @@ CachedShard current_shard(Oid fn_oid, bool* miss) {
             return entry;
         }
         if (read_under_lock && attempt >= 3) return entry;
-        if (attempt >= 100) elog(ERROR, "id_gen shard tables keep changing");
+        if (attempt >= 100)
+            ereport(ERROR, (errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+                            errmsg("the id_gen shard tables kept changing while next_id() locked them"),
+                            errhint("Retry the statement; nothing was issued.")));
     }
 }
 
@@ -814,10 +820,13 @@ Datum shard_registry_changed(PG_FUNCTION_ARGS) {
 extern "C" {
 PG_FUNCTION_INFO_V1(shard_rows_lock);
 Datum shard_rows_lock(PG_FUNCTION_ARGS) {
-    if (!CALLED_AS_TRIGGER(fcinfo)) elog(ERROR, "shard_rows_lock() must be called as a trigger");
+    if (!CALLED_AS_TRIGGER(fcinfo))
+        ereport(ERROR, (errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+                        errmsg("shard_rows_lock() must be called as a trigger")));
     auto* td = reinterpret_cast<TriggerData*>(fcinfo->context);
     if (!TRIGGER_FIRED_BEFORE(td->tg_event) || !TRIGGER_FIRED_FOR_ROW(td->tg_event))
-        elog(ERROR, "shard_rows_lock() must be a BEFORE ROW trigger");
+        ereport(ERROR, (errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+                        errmsg("shard_rows_lock() must be a BEFORE ROW trigger")));
     const Oid relid = RelationGetRelid(td->tg_relation);
     const Oid extnsp = idgen::pg::extension_schema();
     const Oid registry = OidIsValid(extnsp) ? idgen::pg::extension_table("shard_registry", extnsp) : InvalidOid;
