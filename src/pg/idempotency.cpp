@@ -371,9 +371,13 @@ void check_table(const Store& st, Relation rel) {
         const bool dml = (t.tgtype & (TRIGGER_TYPE_INSERT | TRIGGER_TYPE_UPDATE | TRIGGER_TYPE_DELETE)) != 0;
         if (!dml) continue;  // TRUNCATE: the store never truncates
         if (TRIGGER_FOR_ROW(t.tgtype) && t.tgoldtable == nullptr && t.tgnewtable == nullptr) continue;
+        // The trigger's name is copied before table_name()'s catalog lookup, which can process
+        // invalidations and rebuild the relcache entry that t belongs to.
+        const char* tgname = pstrdup(t.tgname);
         found = psprintf("%s \"%s\"", TRIGGER_FOR_ROW(t.tgtype) ? "trigger with a transition table" : "statement-level trigger",
-                         t.tgname);
-        hint = psprintf("Drop it: DROP TRIGGER %s ON %s.", quote_identifier(t.tgname), table_name());
+                         tgname);
+        const char* table = table_name();
+        hint = psprintf("Drop it: DROP TRIGGER %s ON %s.", quote_identifier(tgname), table);
     }
     if (found != nullptr) {
     } else if (rel->rd_rel->relrowsecurity) {
@@ -389,9 +393,12 @@ void check_table(const Store& st, Relation rel) {
             int c = 0;
             while (c < kNumCols && st.att[c] != a->attnum) ++c;
             if (c == kNumCols) {
-                found = psprintf("column \"%s\" with a default, which the store does not write", NameStr(a->attname));
-                hint = psprintf("Drop its default (ALTER TABLE %s ALTER COLUMN %s DROP DEFAULT) or the column.", table_name(),
-                                quote_identifier(NameStr(a->attname)));
+                // Copied before table_name(), as the trigger's name above.
+                const char* column = pstrdup(NameStr(a->attname));
+                found = psprintf("column \"%s\" with a default, which the store does not write", column);
+                const char* table = table_name();
+                hint = psprintf("Drop its default (ALTER TABLE %s ALTER COLUMN %s DROP DEFAULT) or the column.", table,
+                                quote_identifier(column));
             }
         }
     }
@@ -1186,12 +1193,18 @@ IDGEN_FUNCTION(idempotency_purge) {
         ScanKeyInit(&sk[0], 1, BTGreaterEqualStrategyNumber, F_TIMESTAMPTZ_GE, TimestampTzGetDatum(pr.expired_from));
         ScanKeyInit(&sk[1], 1, BTLessEqualStrategyNumber, F_TIMESTAMPTZ_LE, TimestampTzGetDatum(at));
         IndexScanDesc scan = IDGEN_INDEX_BEGINSCAN(rel, index, snapshot, 2);
+        scan->xs_want_itup = true;  // the entry's expires_at, also for an entry of no visible row
         index_rescan(scan, sk, 2, nullptr, 0);
         TimestampTz last = DT_NOBEGIN;
         bool stopped = false;
-        while (index_getnext_slot(scan, ForwardScanDirection, slot)) {
+        // index_getnext_slot()'s loop, spelled out so that an entry whose row this snapshot does
+        // not see (a key deleted by an earlier call or round, its entry not yet removed by
+        // VACUUM) costs the budget like a row: a call's reads stay bounded however many there are.
+        for (;;) {
+            CHECK_FOR_INTERRUPTS();
+            if (index_getnext_tid(scan, ForwardScanDirection) == nullptr) break;
             bool isnull = false;
-            const Datum e = slot_getattr(slot, st.att[kExpires], &isnull);
+            const Datum e = index_getattr(scan->xs_itup, 1, scan->xs_itupdesc, &isnull);
             const TimestampTz expires = isnull ? DT_NOBEGIN : DatumGetTimestampTz(e);
             if (deleted >= batch || (rows_left <= 0 && expires > last)) {
                 pr.expired_from = expires;
@@ -1199,7 +1212,14 @@ IDGEN_FUNCTION(idempotency_purge) {
                 break;
             }
             last = expires;
-            consider(false, snapshot);
+            bool seen = false;
+            do {  // the entry's HOT chain (an MVCC snapshot sees one member at most)
+                if (index_fetch_heap(scan, slot)) {
+                    seen = true;
+                    consider(false, snapshot);
+                }
+            } while (scan->xs_heap_continue);
+            if (!seen) --rows_left;
         }
         index_endscan(scan);
         index_close(index, AccessShareLock);

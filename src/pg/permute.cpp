@@ -243,15 +243,15 @@ Slot& lookup(const text* name) {
     }
     if (len < 1 || len > kNameMax) key_missing(name);
 
-    // Read again if the table was invalidated during the read: the snapshot may predate the change.
+    // Read once. The row (a fresh catalog snapshot) serves this call whatever arrives meanwhile; the
+    // slot is found again by later calls only when no invalidation of the table arrived during the
+    // read. (Reading again until none did never ended where every catalog access resets the caches:
+    // debug_discard_caches, or a stream of other sessions' key changes.)
     Row r;
-    std::uint64_t generation;
-    do {
-        explicit_bzero(&r, sizeof r);
-        CHECK_FOR_INTERRUPTS();
-        generation = g_generation;
-        read_row(name, &r);
-    } while (generation != g_generation);
+    explicit_bzero(&r, sizeof r);
+    const std::uint64_t generation = g_generation;
+    read_row(name, &r);
+    const bool cacheable = generation == g_generation;
     if (!r.found) key_missing(name);
     if (r.bad) {
         explicit_bzero(&r, sizeof r);
@@ -284,11 +284,13 @@ Slot& lookup(const text* name) {
         elog(ERROR, "id_gen: no FF1 plan for permutation key \"%s\"", text_to_cstring(name));
     }
     slot->ctx = ctx;
-    slot->name_len = len;
+    // An uncached slot matches no name (a name has at least one byte) and is the first evicted; the
+    // next invalidation wipes it like any other.
+    slot->name_len = cacheable ? len : -1;
     std::memcpy(slot->name, data, len);
     slot->tweak_len = r.tweak_len;
     std::memcpy(slot->tweak, r.tweak, r.tweak_len);
-    slot->last_use = ++g_clock;
+    slot->last_use = cacheable ? ++g_clock : 0;
     slot->used = true;
     return *slot;
 }

@@ -308,6 +308,47 @@ TEST_F(IdempotencyPurge, CallWorkIsBoundedAndTheLoopEndsWhenDone) {
     EXPECT_LE(read, small + calls);
 }
 
+// Finding 6, the expiry pass: an index entry whose row the call's snapshot does not see (a key
+// deleted, its entry not yet removed by VACUUM, nor marked dead while an older snapshot can still
+// see the row) costs a call's budget like a row. 20,000 expired keys, the 19,900 that expire
+// first deleted while another session holds a snapshot: a new round's calls with batch_size 10
+// read at most 101 entries each (before: the first call walked the 19,900 dead entries to reach
+// the live ones), and the loop still ends with the 100 live keys deleted.
+TEST_F(IdempotencyPurge, DeadExpiryEntriesCountAgainstTheBudget) {
+    const idgen::it::ScratchDb& db = *db_;
+    exec(db.dsn(),
+         "INSERT INTO idempotency_keys SELECT current_user, current_user::regrole, 's', 'k' || i, 'fp', 'done', "
+         "'{}', 1, NULL, NULL, NULL, '30 s', NULL, '1 day', now() - '3 hours'::interval, now(), now(), "
+         "now() - '2 hours'::interval + i * '1 ms'::interval FROM generate_series(1, 20000) i");
+    exec(db.dsn(), "VACUUM ANALYZE idempotency_keys");
+    pqxx::connection holder(db.dsn());
+    pqxx::nontransaction h(holder);
+    h.exec("BEGIN ISOLATION LEVEL REPEATABLE READ");
+    h.exec("SELECT count(*) FROM idempotency_keys");
+    exec(db.dsn(), "DELETE FROM idempotency_keys WHERE substr(key, 2)::int <= 19900");
+    pqxx::connection c(db.dsn());  // a new backend: a new round
+    pqxx::nontransaction tx(c);
+    long most = 0, deleted = 0;
+    int calls = 0;
+    bool done = false;
+    while (!done && calls < 3000) {
+        tx.exec("BEGIN");
+        const long was = tx.exec1(kRowsRead)[0].as<long>();
+        const Purged p = purge(tx, "batch_size => 10");
+        most = std::max(most, tx.exec1(kRowsRead)[0].as<long>() - was);
+        tx.exec("COMMIT");
+        ++calls;
+        done = p.done;
+        deleted += p.deleted;
+    }
+    h.exec("COMMIT");
+    EXPECT_TRUE(done);
+    EXPECT_EQ(deleted, 100);
+    EXPECT_EQ(count(tx), 0);
+    EXPECT_LE(most, 101);
+    EXPECT_GE(calls, 19900 / 100);
+}
+
 // A lone call per session (a scheduler's job) is the first step of a new round each time: its
 // sweep of the heap starts at a random page, so such calls do not all purge the table's first
 // pages. 3,000 idle keys; ten sessions, one call each with batch_size 1: the keys deleted lie in
