@@ -76,9 +76,13 @@ void insert_until(int node, const std::string& table, std::atomic<bool>& stop, s
         while (!stop.load()) {
             try {
                 pqxx::work tx(c);
-                tx.exec("INSERT INTO " + table + " (payload) SELECT g FROM generate_series(1, 50) g");
+                tx.exec("INSERT INTO " + table + " (payload) SELECT g FROM generate_series(1, 20) g");
                 tx.commit();
-                rows += 50;
+                rows += 20;
+                // Paced (at most 1,000 rows a second per writer): a steady stream, not a load
+                // test. Unpaced, eight writers on two cores put millions of rows in the tables,
+                // which the rebalance and the drain after it then copied (218 s and 71 s in one run).
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
             } catch (const std::exception& e) {
                 // A batch Citus refused while a shard was split (its transaction rolled back; the
                 // counts below say what landed): "could not find valid entry for shard", a Citus

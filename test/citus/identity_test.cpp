@@ -213,7 +213,8 @@ TEST(CitusIdentity, AWorkerRenumberedToADisabledNodesIdRefuses) {
 // Finding 1: a copy of worker 2 made with pg_basebackup and started as a server of its own (same
 // group, blocks, settings and generator state) refuses (55000): its identity is confirmed only by
 // the coordinator, over a connection to worker 2's address, and pg_basebackup does not copy the
-// unlogged table that holds it. Worker 2 goes on issuing.
+// unlogged table that holds it. Worker 2 goes on issuing. Then a switchover to the copy
+// (citus_update_node()) with worker 2 stopped: the copy issues, and worker 2 started again refuses.
 TEST(CitusIdentity, ACopyOfAWorkerRefuses) {
     ensure_node3();
     run(0, "SELECT create_shard(62)");
@@ -241,15 +242,46 @@ TEST(CitusIdentity, ACopyOfAWorkerRefuses) {
     } catch (const std::exception& e) {
         copy_error = std::string("could not use the copy: ") + e.what();
     }
-    sh("'" + bindir + "/pg_ctl' -D " + d + " -m immediate -w stop >/dev/null 2>&1; rm -rf " + d);
-    ASSERT_EQ(issue(2, "shard_62.next_id()", 5000, ids), "");
     EXPECT_EQ(copy_error.rfind("55000", 0), 0u) << copy_error;
     EXPECT_NE(copy_error.find("is not confirmed by the coordinator"), std::string::npos) << copy_error;
     EXPECT_TRUE(copy_ids.empty());
+    // A switchover: worker 2 stopped, and the copy put in its place in pg_dist_node
+    // (citus_update_node()). The copy is confirmed and issues; worker 2, started again, is not the
+    // node at the registered address any more and refuses. Then back: the copy stopped, worker 2
+    // registered again, and it issues.
+    const std::string nodeid = text(0, "SELECT nodeid::text FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(2)));
+    const std::string w2 = "'" + text(2, "SHOW data_directory") + "'";
+    auto sh0 = [&](const std::string& cmd) { run(0, shell_sql(cmd)); };
+    std::string switched_error, old_error, back_error;
+    std::vector<long long> switched_ids, old_ids;
+    sh0("'" + bindir + "/pg_ctl' -D " + w2 + " -m fast -w -t 60 stop >/dev/null 2>&1");
+    run(0, "SELECT citus_update_node(" + nodeid + ", '" + host() + "', " + std::to_string(port) + ")");
+    wait_metadata_synced();
+    try {
+        pqxx::connection copy(dsn_port(port));
+        switched_error = issue(copy, "shard_62.next_id()", 100, switched_ids);
+        sh0("'" + bindir + "/pg_ctl' -D " + w2 + " -l " + w2 + "/restart.log -w -t 60 start >/dev/null 2>&1");
+        old_error = issue(2, "shard_62.next_id()", 100, old_ids);
+    } catch (const std::exception& e) {
+        old_error = std::string("could not switch over: ") + e.what();
+    }
+    sh("'" + bindir + "/pg_ctl' -D " + d + " -m fast -w stop >/dev/null 2>&1; rm -rf " + d);
+    run(0, "SELECT citus_update_node(" + nodeid + ", '" + host() + "', " + std::to_string(ports().at(2)) + ")");
+    wait_metadata_synced();
+    back_error = issue(2, "shard_62.next_id()", 5000, ids);
+    EXPECT_EQ(switched_error, "");
+    EXPECT_EQ(switched_ids.size(), 100u);
+    EXPECT_EQ(old_error.rfind("55000", 0), 0u) << old_error;
+    EXPECT_NE(old_error.find("is not confirmed by the coordinator"), std::string::npos) << old_error;
+    EXPECT_TRUE(old_ids.empty());
+    EXPECT_EQ(back_error, "");
     ids.insert(ids.end(), copy_ids.begin(), copy_ids.end());
+    ids.insert(ids.end(), switched_ids.begin(), switched_ids.end());
+    ids.insert(ids.end(), old_ids.begin(), old_ids.end());
     EXPECT_EQ(repeated(ids), 0);
-    std::cout << "[ count ] copy of a worker: " << copy_ids.size() << " IDs issued by the copy, " << repeated(ids) << " repeated"
-              << std::endl;
+    std::cout << "[ count ] copy of a worker: " << copy_ids.size() << " IDs issued by the copy before the switchover, "
+              << switched_ids.size() << " after, " << old_ids.size() << " by the old worker started again, " << repeated(ids)
+              << " repeated" << std::endl;
 }
 
 // A cold copy of a cleanly stopped worker's data directory (cp -a) keeps the rows of
