@@ -22,6 +22,9 @@ namespace {
 using namespace idgen::cross;
 
 constexpr const char* kDb = "app";
+// A second database, created at the newest released version (not the build's default), that
+// pg_upgrade carries to each newer server, where ALTER EXTENSION id_gen UPDATE takes it on.
+constexpr const char* kPrevDb = "app_prev";
 
 // The old server's clock while it issues IDs: this far ahead (at most id_gen.test_clock_offset's 1 day).
 constexpr const char* kOldClockAhead = "1h";
@@ -346,8 +349,24 @@ struct Source {
     std::string plain, custom;
     std::map<int, std::string> target_custom;  // by the target's pg_dump
     std::string setup_error;
+    std::string prev_version;        // the newest released version (kPrevDb's)
+    std::string prev_counts;         // kPrevDb's rows per table before the move
 };
 Source* g_source = nullptr;
+
+// kPrevDb: a few tables of the long-lived kinds, made under the newest released version's script.
+constexpr const char* kPrevSchema = R"sql(
+SELECT create_shard(9);
+CREATE TABLE events (id ulid PRIMARY KEY DEFAULT gen_ulid(), n int);
+CREATE TABLE tweets (id snowflake PRIMARY KEY DEFAULT gen_snowflake(), n int);
+CREATE TABLE shard_9.photos (id bigint PRIMARY KEY DEFAULT shard_9.next_id(), n int);
+INSERT INTO events (n) SELECT generate_series(1, 500);
+INSERT INTO tweets (n) SELECT generate_series(1, 500);
+INSERT INTO shard_9.photos (n) SELECT generate_series(1, 500);
+)sql";
+constexpr const char* kPrevCounts =
+    "SELECT (SELECT count(DISTINCT id) FROM events) || ' ' || (SELECT count(DISTINCT id) FROM tweets) || ' ' || "
+    "(SELECT count(DISTINCT id) FROM shard_9.photos)";
 
 // Debian 12's PostgreSQL 15.20 stores a column option, pg_attver, in every column's attoptions.
 // Its own pg_dump leaves it out; pg_dump of 17.11 and 18.6 (and so pg_upgrade to them) copies it,
@@ -356,7 +375,7 @@ Source* g_source = nullptr;
 // from its catalog. Returns how many columns had it.
 long long drop_unknown_column_option(const Cluster& c) {
     long long n = 0;
-    for (const std::string db : {"template1", "postgres", kDb}) {
+    for (const std::string db : {"template1", "postgres", kDb, kPrevDb}) {
         pqxx::connection conn(c.dsn(db));
         pqxx::nontransaction tx(conn);
         n += tx.exec(
@@ -410,6 +429,21 @@ private:
                     kDb) != "0")
             throw std::runtime_error("the old server's IDs are not ahead of its clock");
         s.before = snapshot(c.dsn(kDb));
+        // The newest version with an install script that is not the default: the last release.
+        s.prev_version = c.value(
+            "SELECT version FROM pg_available_extension_versions WHERE name = 'id_gen' AND version <> "
+            "(SELECT default_version FROM pg_available_extensions WHERE name = 'id_gen') "
+            "ORDER BY string_to_array(version, '.')::int[] DESC LIMIT 1");
+        if (s.prev_version.empty()) throw std::runtime_error("no released version of id_gen is installed");
+        c.exec("CREATE DATABASE " + std::string(kPrevDb));
+        {
+            pqxx::connection conn(c.dsn(kPrevDb));
+            pqxx::nontransaction tx(conn);
+            tx.exec("CREATE EXTENSION id_gen VERSION '" + s.prev_version + "'");
+            tx.exec(kPrevSchema);
+            s.prev_counts = tx.exec(kPrevCounts)[0][0].as<std::string>();
+        }
+        if (s.prev_counts != "500 500 500") throw std::runtime_error("kPrevDb's rows: " + s.prev_counts);
         s.plain = work() + "/app.sql";
         s.custom = work() + "/app.dump";
         if (run(shell_quote(c.bin("pg_dump")) + " " + c.conn_args() + " -f " + shell_quote(s.plain) + " " + kDb) != 0 ||
@@ -559,6 +593,33 @@ TEST_P(PgUpgrade, KeepsDataIndexesAndEveryIdAboveTheOldServers) {
     // The old server's marks crossed with pg_idgen/: new IDs are above the old ones, which are an
     // hour ahead of this server's clock.
     expect_generators_continue(nw.dsn(kDb), g_source->before, "after pg_upgrade with the old pg_idgen/");
+
+    // The database at the newest released version crossed at that version, and updates there.
+    {
+        SCOPED_TRACE("the database made at " + g_source->prev_version);
+        EXPECT_EQ(nw.value("SELECT extversion FROM pg_extension WHERE extname = 'id_gen'", kPrevDb), g_source->prev_version);
+        EXPECT_EQ(nw.value(kPrevCounts, kPrevDb), g_source->prev_counts);
+        nw.exec("ALTER EXTENSION id_gen UPDATE", kPrevDb);
+        EXPECT_EQ(nw.value("SELECT e.extversion = a.default_version FROM pg_extension e JOIN pg_available_extensions a "
+                           "ON a.name = e.extname WHERE e.extname = 'id_gen'",
+                           kPrevDb),
+                  "t");
+        EXPECT_NE(nw.value("SELECT extversion FROM pg_extension WHERE extname = 'id_gen'", kPrevDb), g_source->prev_version);
+        // Every generator issues above what the old server issued (the old pg_idgen/ crossed too).
+        nw.exec("INSERT INTO events (n) SELECT generate_series(501, 600); INSERT INTO tweets (n) SELECT "
+                "generate_series(501, 600); INSERT INTO shard_9.photos (n) SELECT generate_series(501, 600)",
+                kPrevDb);
+        EXPECT_EQ(nw.value(kPrevCounts, kPrevDb), "600 600 600");
+        EXPECT_EQ(nw.value("SELECT bool_and(e.id > o.m) FROM events e, (SELECT max(id) m FROM events WHERE n <= 500) o "
+                           "WHERE e.n > 500",
+                           kPrevDb),
+                  "t");
+        EXPECT_EQ(nw.value("SELECT bool_and(p.id > o.m) FROM shard_9.photos p, (SELECT max(id) m FROM shard_9.photos "
+                           "WHERE n <= 500) o WHERE p.n > 500",
+                           kPrevDb),
+                  "t");
+        EXPECT_EQ(nw.value("SELECT count(*) FROM shard_9.photos WHERE shard_id_shard(id) <> 9", kPrevDb), "0");
+    }
 
     // Without the old pg_idgen/, a new server starts at its own clock: below the old server's IDs.
     // Raising the marks from the data is the way back.

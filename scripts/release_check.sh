@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The last release's archive on this server: the release archive (scripts/release.sh) of the
+# commit tagged v<version> for the newest released version (the newest install script frozen at
+# the root other than the default version's) is built against $PG_CONFIG, installed, and
+# regress-tested (its own sql/ and expected/) on a throwaway cluster set up as the test command's
+# main one; then the current build ($IDGEN_EXT_DIR, already built) is installed again. The test
+# command runs this at the end of each version's run, as it checks HEAD's archive at the start.
+# Ends with the line "N passed, N failed"; exit status 0 only when nothing failed.
+#
+#   IDGEN_EXT_DIR    the current build's directory, installed again at the end (required)
+#   IDGEN_TEST_PORT  the test command's base port (default 54329); this uses base+2
+#   KEEP_WORK        keep the work directory (cluster, logs)
+set -uo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+CURRENT_EXT_DIR=${IDGEN_EXT_DIR:?IDGEN_EXT_DIR names the current build, installed again at the end}
+
+fail() { echo "release check: $*"; echo "0 passed, 1 failed"; exit 1; }
+
+default=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$ROOT/id_gen.control")
+released=$(cd "$ROOT" && ls id_gen--*.sql 2>/dev/null | sed -nE 's/^id_gen--([0-9]+\.[0-9]+\.[0-9]+)\.sql$/\1/p' \
+  | grep -vx "$default" | sort -t. -k1,1n -k2,2n -k3,3n | tail -1)
+[ -n "$released" ] || fail "no released version: no frozen install script at the root"
+tag="v$released"
+commit=$(git -C "$ROOT" rev-parse --verify --quiet "refs/tags/$tag^{commit}") \
+  || fail "no tag $tag: tag the commit that released $released (git tag $tag <commit>)"
+
+major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+out="$ROOT/build-dist/release"
+zip=$("$ROOT/scripts/release.sh" --out "$out" "$tag") || fail "scripts/release.sh $tag failed"
+[ "$(basename "$zip")" = "id_gen-$released.zip" ] || fail "the archive of $tag is $(basename "$zip"), not id_gen-$released.zip"
+dir="$out/pg$major"
+echo "== $tag ($(git -C "$ROOT" rev-parse --short "$commit")): $(basename "$zip") in ${dir#"$ROOT"/}: $(dist_ext_dir "$zip" "$dir" | tr '\n' ' ')"
+
+WORK=$(mktemp -d /tmp/id_gen_release.XXXXXX)
+chmod 755 "$WORK"
+PORT=$((${IDGEN_TEST_PORT:-54329} + 2))
+reinstall_current() {
+  EXT_DIR=$CURRENT_EXT_DIR install_extension || echo "release check: installing the current build again failed"
+}
+cleanup() {
+  stop_cluster "$WORK/pg"
+  reinstall_current
+  [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+EXT_DIR=$dir compile_extension >"$WORK/build.log" 2>&1 || { tail -30 "$WORK/build.log"; fail "$tag does not build against $("$PG_CONFIG" --version)"; }
+EXT_DIR=$dir install_extension || fail "$tag does not install"
+# As the test command's main cluster (scripts/test.sh), which the release's own tests were written for.
+start_cluster "$WORK/pg" "$PORT" "shared_preload_libraries = 'id_gen'" "id_gen.node_id = 1" "id_gen.enable_test_clock = on" \
+  "id_gen.launch_id = 1" >"$WORK/start.log" 2>&1 || { cat "$WORK/start.log"; fail "the cluster did not start"; }
+PGHOST="$WORK/pg" PGPORT=$PORT PGUSER=postgres timeout -k 10 600 make -C "$dir" -s installcheck PG_CONFIG="$PG_CONFIG" \
+  >"$WORK/regress.log" 2>&1
+rc=$?
+p=$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$WORK/regress.log")
+f=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$WORK/regress.log")
+expected=$(find "$dir/sql" -maxdepth 1 -name '*.sql' | wc -l)
+if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+[ $((p + f)) -ge "$expected" ] || f=$((expected - p))
+if [ "$f" -gt 0 ]; then cat "$WORK/regress.log"; head -200 "$dir/regression.diffs" 2>/dev/null; fi
+echo "$p passed, $f failed"
+[ "$f" -eq 0 ]
