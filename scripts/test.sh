@@ -533,6 +533,23 @@ if [ "$SERVERLESS" = 1 ]; then
   tally fuzz "$fp" "$ff"
 fi
 
+# --- release: the newest release's archive built, installed and regress-tested on this server
+# (scripts/release_check.sh), last, since it installs that release's build (then this one again).
+echo "== release (the newest release's archive on this server: built, installed, pg_regress)"
+timer "release"
+IDGEN_TEST_PORT=$PORT IDGEN_EXT_DIR=$EXT_DIR PG_CONFIG=$PG_CONFIG "$ROOT/scripts/release_check.sh" >"$WORK/release.log" 2>&1
+rc=$?
+result=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$WORK/release.log" | tail -1)
+grep -vE '^[0-9]+ passed, [0-9]+ failed' "$WORK/release.log" | grep -E '^== |^skipped:|release check:' | head -5
+if [ -z "$result" ] || { [ "$rc" -ne 0 ] && [[ "$result" == *" 0 failed"* ]]; }; then
+  tail -40 "$WORK/release.log"
+  tally release 0 1
+else
+  read -r rp _ rf _ rs _ <<<"${result//,/}"
+  [ "$rf" -eq 0 ] || tail -60 "$WORK/release.log"
+  tally release "$rp" "$rf" "$([ "${rs:-0}" = 0 ] || echo "$rs")"
+fi
+
 print_times "time ($("$PG_CONFIG" --version))"
 echo "$skipped skipped"
 echo "$passed passed, $failed failed"
