@@ -268,15 +268,20 @@ TEST(Citus, ShardMoveAndSplitUnderInserts) {
     std::vector<std::thread> writers;
     for (int k = 0; k < 2; ++k) writers.emplace_back([&] { insert_until(0, "mv", stop, rows, errors, refused, messages); });
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    auto shard_on = [](int node) {
+    // A shard on `node`, other than `other`.
+    auto shard_on = [](int node, long long other = 0) {
         return scalar(0, "SELECT shardid FROM citus_shards WHERE table_name = 'mv'::regclass AND nodeport = " +
-                             std::to_string(ports().at(node)) + " ORDER BY shardid LIMIT 1");
+                             std::to_string(ports().at(node)) + " AND shardid <> " + std::to_string(other) +
+                             " ORDER BY shardid LIMIT 1");
     };
     std::string failure;
     try {
-        run(0, "SELECT citus_move_shard_placement(" + std::to_string(shard_on(1)) + ", " + node_name(1) + ", " +
-                   node_name(2) + ", shard_transfer_mode => 'force_logical')");
-        run(0, "SELECT citus_move_shard_placement(" + std::to_string(shard_on(2)) + ", " + node_name(2) + ", " +
+        const long long moved = shard_on(1);
+        run(0, "SELECT citus_move_shard_placement(" + std::to_string(moved) + ", " + node_name(1) + ", " + node_name(2) +
+                   ", shard_transfer_mode => 'force_logical')");
+        // Another shard back (the one just moved could not go back before Citus drops its old
+        // placement there, which it defers: "orphaned shard ... could not be cleaned up").
+        run(0, "SELECT citus_move_shard_placement(" + std::to_string(shard_on(2, moved)) + ", " + node_name(2) + ", " +
                    node_name(1) + ", shard_transfer_mode => 'block_writes')");
         const long long s = shard_on(1);
         const std::string nodes = "ARRAY[" + text(0, "SELECT nodeid FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(1))) +
