@@ -14,6 +14,7 @@
 // and the block's position and whose sequence field is k bits wide, so IDs of distinct blocks
 // differ in their bits whatever the time. A shard with no blocks is issued by one server from the
 // whole sequence field; a shard with blocks, on a server holding none, refuses.
+#include <algorithm>
 #include <cstring>
 
 #include "boundary.h"
@@ -616,6 +617,14 @@ bool pull_grant(Oid fn_oid, CachedShard& entry) {
     return true;
 }
 
+// The generator-state number of a shard's block: a block has state of its own (bit 30 set, then
+// the block's size and position): without preloading a backend keeps a lease of sequence numbers
+// per key, which must never be issued under another block's layout. A shard without blocks keeps
+// the key it always had, its number.
+std::int32_t block_state_number(std::int32_t shard, std::int32_t seq_lo, std::int32_t seq_bits) {
+    return (std::int32_t{1} << 30) | ((seq_lo >> seq_bits) << 17) | (seq_bits << 13) | shard;
+}
+
 std::int64_t shard_arg(FunctionCallInfo fcinfo, idgen::pg::Failure& failure, bool& bad) {
     const std::int64_t id = PG_GETARG_INT64(0);
     bad = id < 1;
@@ -679,12 +688,7 @@ IDGEN_FUNCTION(shard_next_id) {
     const idgen::SnowflakeLayout l = idgen::shard_block_layout(entry.epoch_ms, entry.seq_bits);
     const std::uint32_t field = (static_cast<std::uint32_t>(entry.shard) << (10 - entry.seq_bits)) |
                                 (static_cast<std::uint32_t>(entry.seq_lo) >> entry.seq_bits);
-    // A block has generator state of its own (bit 30 set, then the block's size and position):
-    // without preloading a backend keeps a lease of sequence numbers per key, which must never be
-    // issued under another block's layout. A shard without blocks keeps the key it always had.
-    const std::int32_t number =
-        entry.in_block ? (std::int32_t{1} << 30) | ((entry.seq_lo >> entry.seq_bits) << 17) | (entry.seq_bits << 13) | entry.shard
-                       : entry.shard;
+    const std::int32_t number = entry.in_block ? block_state_number(entry.shard, entry.seq_lo, entry.seq_bits) : entry.shard;
     const idgen::pg::StateKey key{static_cast<std::uint8_t>(idgen::LayoutKind::kInstagram),
                                   static_cast<std::uint32_t>(MyDatabaseId), number, entry.epoch_ms};
     const char* detail = "";
@@ -900,12 +904,46 @@ IDGEN_FUNCTION(shard_raise_mark) {
     const idgen::SnowflakeLayout l = idgen::instagram_layout(epoch_ms);
     const std::int64_t mark_ms = idgen::snowflake_time_ms(l, above);
     idgen::pg::require_mark_within_reach(mark_ms, shown, "the shard's next_id()");
-    const idgen::pg::StateKey key{static_cast<std::uint8_t>(idgen::LayoutKind::kInstagram),
-                                  static_cast<std::uint32_t>(MyDatabaseId), shard, epoch_ms};
-    const char* detail = "";
-    auto mark = idgen::pg::snowflake_raise_mark(key, l, mark_ms, detail);
-    if (!mark) return failure.fail(mark.error(), kShardType, detail);
-    if (!idgen::pg::unix_ms_fits_timestamptz(*mark))
+    // The keys next_id() can issue under here: the shard's own (no blocks), and the state of each
+    // block of this server's id_gen.node_id in shard_blocks (whatever its Citus group: raising a
+    // mark never lets a key issue lower). The blocks' layouts keep the time field where the
+    // shard's has it, so one mark_ms serves all.
+    std::int32_t numbers[1 + 64], widths[1 + 64];  // widths: a block's seq_bits; -1 for the shard's own key
+    int count = 0;
+    numbers[count] = shard;
+    widths[count++] = -1;
+    const Tables t = lock_tables();
+    if (OidIsValid(t.blocks) && idgen::pg::g_node_id >= 0) {
+        ScanKeyData sk[1];
+        ScanKeyInit(&sk[0], t.b_shard, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(shard));
+        Relation rel = table_open(t.blocks, AccessShareLock);
+        SysScanDesc scan = systable_beginscan(rel, IDGEN_PRIMARY_KEY_INDEX(rel), true, nullptr, 1, sk);
+        for (HeapTuple row = systable_getnext(scan); HeapTupleIsValid(row) && count < 1 + 64; row = systable_getnext(scan)) {
+            bool n0 = true, n1 = true, n2 = true, n3 = true;
+            const Datum d_shard = heap_getattr(row, t.b_shard, RelationGetDescr(rel), &n0);
+            const Datum d_node = heap_getattr(row, t.b_node, RelationGetDescr(rel), &n1);
+            const Datum d_lo = heap_getattr(row, t.b_lo, RelationGetDescr(rel), &n2);
+            const Datum d_bits = heap_getattr(row, t.b_bits, RelationGetDescr(rel), &n3);
+            if (n0 || n1 || n2 || n3 || DatumGetInt32(d_shard) != shard || DatumGetInt32(d_node) != idgen::pg::g_node_id) continue;
+            const std::int32_t lo = DatumGetInt32(d_lo), bits = DatumGetInt32(d_bits);
+            if (bits < 0 || bits > 10 || lo < 0 || lo + (1 << bits) > 1024 || lo % (1 << bits) != 0) continue;
+            numbers[count] = block_state_number(shard, lo, bits);
+            widths[count++] = bits;
+        }
+        systable_endscan(scan);
+        table_close(rel, AccessShareLock);
+    }
+    std::int64_t in_force = 0;
+    for (int i = 0; i < count; ++i) {
+        const idgen::pg::StateKey key{static_cast<std::uint8_t>(idgen::LayoutKind::kInstagram),
+                                      static_cast<std::uint32_t>(MyDatabaseId), numbers[i], epoch_ms};
+        const idgen::SnowflakeLayout bl = widths[i] < 0 ? l : idgen::shard_block_layout(epoch_ms, widths[i]);
+        const char* detail = "";
+        auto mark = idgen::pg::snowflake_raise_mark(key, bl, mark_ms, detail);
+        if (!mark) return failure.fail(mark.error(), kShardType, detail);
+        in_force = std::max(in_force, *mark);
+    }
+    if (!idgen::pg::unix_ms_fits_timestamptz(in_force))
         ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
-    PG_RETURN_TIMESTAMPTZ(idgen::pg::unix_ms_to_timestamptz(*mark));
+    PG_RETURN_TIMESTAMPTZ(idgen::pg::unix_ms_to_timestamptz(in_force));
 }

@@ -539,6 +539,27 @@ TEST(CitusIdentity, ARemovedNodesIdGoesToOneNodeOnly) {
     EXPECT_EQ(issue(3, "shard_60.next_id()", 1000, back), "");
 }
 
+// shard_raise_mark() on a node that issues from a block (every node of a Citus cluster): the
+// block's own generator state is raised, so next_id() there issues above the mark. A mark 60 s
+// ahead of the clock, on the coordinator and on worker 1. Before, the mark went to the key of a
+// shard without blocks, which no node of the cluster issues under: every ID came out below it
+// (the restore procedure of docs/upgrades.md did nothing there).
+TEST(CitusIdentity, ARaisedMarkHoldsForTheNodesBlock) {
+    run(0, "SELECT create_shard(69)");
+    for (int node : {0, 1}) {
+        pqxx::connection c(dsn(node));
+        pqxx::nontransaction tx(c);
+        const long long above = tx.exec1("SELECT shard_69.next_id() + (60000::bigint << 23)")[0].as<long long>();
+        tx.exec("SELECT shard_raise_mark(69, " + std::to_string(above) + ")");
+        const auto r = tx.exec1("SELECT count(*) FILTER (WHERE id <= " + std::to_string(above) +
+                                "), count(*) FROM (SELECT shard_69.next_id() AS id FROM generate_series(1, 100)) x");
+        EXPECT_EQ(r[0].as<long long>(), 0) << "node " << node;
+        EXPECT_EQ(r[1].as<long long>(), 100) << "node " << node;
+        EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 69 AND node_id = " + std::to_string(100 + node)), 1);
+    }
+    run(0, "SELECT drop_shard(69)");
+}
+
 // The labels docs/citus.md gives the new pieces: VOLATILE, PARALLEL UNSAFE, not for PUBLIC;
 // shard_node_identity UNLOGGED, not dumped (no configuration table), readable by superusers only.
 TEST(CitusIdentity, LabelsOfTheNewPieces) {
