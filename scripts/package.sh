@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Debian packages: postgresql-NN-id-gen for every server in debian/pgversions that
-# postgresql-server-dev-all provides here, libid-gen0.3 and libid-gen-dev. Built with
+# postgresql-server-dev-all provides here, libid-gen0.4 and libid-gen-dev. Built with
 # `dpkg-buildpackage -us -uc -b` out of an export of the tracked files (scripts/release.sh
 # --worktree: uncommitted changes included, untracked files not), so the checkout stays clean;
 # debian/control is checked against debian/control.in first (pg_buildext checkcontrol).
