@@ -80,6 +80,19 @@ compile_extension() {
   make -C "$EXT_DIR" -s -j"$JOBS" PG_CONFIG="$PG_CONFIG" "${vars[@]}"
 }
 
+# server_prefix: the prefix of $PG_CONFIG's server when its programs, shared files, libraries,
+# server headers and PGXS all lie under it (the servers scripts/pg_versions.sh builds; Debian's
+# packaged ones spread over /usr): a copy of that directory is a server of its own (PostgreSQL
+# finds its files relative to its programs). Prints nothing otherwise.
+server_prefix() {
+  local prefix d
+  prefix=$(dirname "$("$PG_CONFIG" --bindir)")
+  for d in sharedir pkglibdir includedir-server pgxs; do
+    case "$("$PG_CONFIG" --"$d")" in "$prefix"/*) ;; *) return 0 ;; esac
+  done
+  echo "$prefix"
+}
+
 # install_extension: installs the build into the server's directories (as root).
 install_extension() {
   as_root make -C "$EXT_DIR" -s install PG_CONFIG="$PG_CONFIG" >/dev/null

@@ -7,13 +7,24 @@
 # command runs this at the end of each version's run, as it checks HEAD's archive at the start.
 # Ends with the line "N passed, N failed"; exit status 0 only when nothing failed.
 #
-#   IDGEN_EXT_DIR    the current build's directory, installed again at the end (required)
+#   IDGEN_EXT_DIR    the current build's directory, installed again at the end (required
+#                    unless the check runs beside the other layers)
 #   IDGEN_TEST_PORT  the test command's base port (default 54329); this uses base+2
+#   IDGEN_RELEASE_BESIDE=1  install the release into a copy of the server, not into the server,
+#                    so that the check can run while other layers use the server with the
+#                    current build (only for a server whose files lie under one prefix,
+#                    lib.sh's server_prefix; refused otherwise); it uses base+10 then
 #   KEEP_WORK        keep the work directory (cluster, logs)
 set -uo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-CURRENT_EXT_DIR=${IDGEN_EXT_DIR:?IDGEN_EXT_DIR names the current build, installed again at the end}
+BESIDE=${IDGEN_RELEASE_BESIDE:-0}
+if [ "$BESIDE" = 1 ]; then
+  PREFIX=$(server_prefix)
+  [ -n "$PREFIX" ] || { echo "release check: IDGEN_RELEASE_BESIDE=1 needs a server under one prefix"; echo "0 passed, 1 failed"; exit 1; }
+else
+  CURRENT_EXT_DIR=${IDGEN_EXT_DIR:?IDGEN_EXT_DIR names the current build, installed again at the end}
+fi
 
 fail() { echo "release check: $*"; echo "0 passed, 1 failed"; exit 1; }
 
@@ -37,16 +48,29 @@ if [ -z "$commit" ]; then
 fi
 
 major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
-out="$ROOT/build-dist/release"
+# The release's build is kept outside the repository, beside the servers' and compiler caches
+# (a released commit's archive never changes, so a fresh clone builds nothing again): one
+# directory per release commit and server build (its version and configure flags, so a server
+# rebuilt another way, with assertions or without, gets its own). IDGEN_RELEASE_CACHE moves it.
+if [ -n "${IDGEN_RELEASE_CACHE:-}" ]; then cache=$IDGEN_RELEASE_CACHE
+elif [ -n "${IDGEN_PG_CACHE:-}" ]; then cache=$IDGEN_PG_CACHE/release
+elif [ "$(id -u)" -eq 0 ]; then cache=/var/cache/id_gen/release
+else cache=${XDG_CACHE_HOME:-$HOME/.cache}/id_gen/release; fi
+server=$({ "$PG_CONFIG" --version; "$PG_CONFIG" --configure; } | sha1sum | cut -c1-12)
+dir="$cache/$commit/pg$major-$server"
+mkdir -p "$dir" || fail "cannot make $dir"
+out=$(mktemp -d) || fail "no temporary directory"
 zip=$("$ROOT/scripts/release.sh" --out "$out" "$commit") || fail "scripts/release.sh $tag ($commit) failed"
 [ "$(basename "$zip")" = "id_gen-$released.zip" ] || fail "the archive of $tag is $(basename "$zip"), not id_gen-$released.zip"
-dir="$out/pg$major"
-echo "== $tag ($(git -C "$ROOT" rev-parse --short "$commit")): $(basename "$zip") in ${dir#"$ROOT"/}: $(dist_ext_dir "$zip" "$dir" | tr '\n' ' ')"
+echo "== $tag ($(git -C "$ROOT" rev-parse --short "$commit")): $(basename "$zip") in $dir: $(dist_ext_dir "$zip" "$dir" | tr '\n' ' ')"
+rm -rf "$out"
 
 WORK=$(mktemp -d /tmp/id_gen_release.XXXXXX)
 chmod 755 "$WORK"
 PORT=$((${IDGEN_TEST_PORT:-54329} + 2))
+[ "$BESIDE" = 0 ] || PORT=$((${IDGEN_TEST_PORT:-54329} + 10))
 reinstall_current() {
+  [ "$BESIDE" = 1 ] && return 0
   EXT_DIR=$CURRENT_EXT_DIR install_extension || echo "release check: installing the current build again failed"
 }
 cleanup() {
@@ -57,6 +81,13 @@ cleanup() {
 trap cleanup EXIT
 
 EXT_DIR=$dir compile_extension >"$WORK/build.log" 2>&1 || { tail -30 "$WORK/build.log"; fail "$tag does not build against $("$PG_CONFIG" --version)"; }
+if [ "$BESIDE" = 1 ]; then
+  # Built against the server (its objects stay valid for the next run), installed into and run
+  # by a copy of it.
+  cp -a "$PREFIX" "$WORK/server" || fail "cannot copy the server in $PREFIX"
+  PG_CONFIG="$WORK/server/bin/pg_config"
+  PG_BINDIR="$WORK/server/bin"
+fi
 EXT_DIR=$dir install_extension || fail "$tag does not install"
 # As the test command's main cluster (scripts/test.sh), which the release's own tests were written for.
 start_cluster "$WORK/pg" "$PORT" "shared_preload_libraries = 'id_gen'" "id_gen.node_id = 1" "id_gen.enable_test_clock = on" \
