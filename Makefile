@@ -3,8 +3,9 @@ EXTENSION  = id_gen
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
 
 MODULE_big = id_gen
-# C++ glue and core; src/pg/*.c is glue that must use PG_TRY, which C++ code never does.
-OBJS       = $(patsubst %.c,%.o,$(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*.cpp) $(wildcard src/pg/*.cpp) $(wildcard src/pg/*.c))))
+# C++ glue and core, one folder deep by concern (src/core/<area>/, src/pg/<area>/: see their
+# README.md); src/pg/*/*.c is glue that must use PG_TRY, which C++ code never does.
+OBJS       = $(patsubst %.c,%.o,$(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*/*.cpp) $(wildcard src/pg/*/*.cpp) $(wildcard src/pg/*/*.c))))
 
 # The install script of the current version is assembled from src/sql/*.sql (one file per area).
 # The upgrade script into the current version is src/update/<from>--<to>.sql, where a line
@@ -47,5 +48,5 @@ $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql)) $(EXTENSION).
 $(EXTENSION)--%.sql: src/update/%.sql $(sort $(wildcard src/sql/*.sql))
 	awk '/^\\ir /{f = "src/update/" $$2; while ((getline l < f) > 0) print l; close(f); next} {print}' $< > $@
 
-$(OBJS): $(wildcard src/core/*.h src/pg/*.h)
+$(OBJS): $(wildcard src/core/*/*.h src/pg/*/*.h)
 endif

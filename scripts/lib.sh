@@ -66,7 +66,7 @@ compile_extension() {
   if [ "$have" != "$want" ]; then
     mkdir -p "$store"
     if [ -n "$have" ]; then
-      (cd "$EXT_DIR" && find src/core src/pg -maxdepth 1 \( -name '*.o' -o -name '*.bc' \) && find . -maxdepth 1 -name '*.so') |
+      (cd "$EXT_DIR" && find src/core src/pg -maxdepth 2 \( -name '*.o' -o -name '*.bc' \) && find . -maxdepth 1 -name '*.so') |
         tar -C "$EXT_DIR" -cf "$store/$(printf '%s %s' "$EXT_DIR" "$have" | md5sum | cut -c1-16).tar" -T - || return 1
     fi
     make -C "$EXT_DIR" -s clean PG_CONFIG="$PG_CONFIG" >/dev/null

@@ -3,7 +3,7 @@
 // 20 bytes: a 32-bit big-endian count of seconds since the KSUID epoch 1,400,000,000
 // (2014-05-13 16:53:20 UTC), then a 128-bit random payload. Text: 27 base62 characters
 // (0-9A-Za-z), left-padded with '0'. Byte order = time order = text order (bytewise). Encoded and
-// decoded by the extension's own code (src/core/ksuid), with the extension's errors.
+// decoded by the extension's own code (src/core/types/ksuid), with the extension's errors.
 #pragma once
 
 #include <array>

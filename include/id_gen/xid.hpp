@@ -3,7 +3,7 @@
 // 12 bytes: 4-byte big-endian Unix seconds, a 3-byte machine ID, a 2-byte process ID and a 3-byte
 // counter. Text: 20 lower-case base32hex characters (0-9a-v); upper case and a last character
 // other than '0' or 'g' are refused, as by rs/xid and the extension. Byte order = text order.
-// Encoded and decoded by the extension's own code (src/core/xid), with the extension's errors.
+// Encoded and decoded by the extension's own code (src/core/types/xid), with the extension's errors.
 #pragma once
 
 #include <array>

@@ -11,11 +11,11 @@
 #include <string>
 #include <thread>
 
-#include "core/clock.h"
-#include "core/entropy.h"
-#include "core/snowflake.h"
-#include "core/ulid.h"
-#include "core/uuidv7.h"
+#include "core/base/clock.h"
+#include "core/base/entropy.h"
+#include "core/types/snowflake.h"
+#include "core/types/ulid.h"
+#include "core/types/uuidv7.h"
 #include "support.h"
 
 namespace id_gen {

@@ -4,16 +4,16 @@
 #include <cstring>
 #include <ostream>
 
-#include "core/base36.h"
-#include "core/base62.h"
-#include "core/bytes.h"
-#include "core/entropy.h"
-#include "core/prefixed.h"
-#include "core/snowflake.h"
-#include "core/ulid.h"
-#include "core/uuid_text.h"
-#include "core/uuidv6.h"
-#include "core/uuidv7.h"
+#include "core/text/base36.h"
+#include "core/text/base62.h"
+#include "core/base/bytes.h"
+#include "core/base/entropy.h"
+#include "core/text/prefixed.h"
+#include "core/types/snowflake.h"
+#include "core/types/ulid.h"
+#include "core/text/uuid_text.h"
+#include "core/types/uuidv6.h"
+#include "core/types/uuidv7.h"
 #include "id_gen/version.hpp"
 #include "support.h"
 

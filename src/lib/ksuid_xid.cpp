@@ -6,10 +6,10 @@
 #include <cstring>
 #include <mutex>
 
-#include "core/clock.h"
-#include "core/entropy.h"
-#include "core/ksuid.h"
-#include "core/xid.h"
+#include "core/base/clock.h"
+#include "core/base/entropy.h"
+#include "core/types/ksuid.h"
+#include "core/types/xid.h"
 #include "id_gen/ksuid.hpp"
 #include "id_gen/xid.hpp"
 #include "support.h"

@@ -1,12 +1,12 @@
-// id_gen C++ library: ObjectId over src/core/objectid (the code gen_objectid() runs).
+// id_gen C++ library: ObjectId over src/core/types/objectid (the code gen_objectid() runs).
 #include "id_gen/objectid.hpp"
 
 #include <cstring>
 #include <mutex>
 
-#include "core/clock.h"
-#include "core/entropy.h"
-#include "core/objectid.h"
+#include "core/base/clock.h"
+#include "core/base/entropy.h"
+#include "core/types/objectid.h"
 #include "support.h"
 
 namespace id_gen {

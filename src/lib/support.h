@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/result.h"
-#include "core/snowflake.h"
+#include "core/base/result.h"
+#include "core/types/snowflake.h"
 #include "id_gen/error.hpp"
 #include "id_gen/ids.hpp"
 

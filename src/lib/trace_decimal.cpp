@@ -1,8 +1,8 @@
 // id_gen C++ library: TraceId, DecimalId and ShardId over src/core (trace_decimal, snowflake).
 #include <string>
 
-#include "core/snowflake.h"
-#include "core/trace_decimal.h"
+#include "core/types/snowflake.h"
+#include "core/types/trace_decimal.h"
 #include "id_gen/shard_id.hpp"
 #include "id_gen/trace_decimal.hpp"
 #include "support.h"

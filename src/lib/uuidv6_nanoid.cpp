@@ -2,11 +2,11 @@
 #include <cstring>
 #include <mutex>
 
-#include "core/clock.h"
-#include "core/entropy.h"
-#include "core/nanoid.h"
-#include "core/objectid.h"
-#include "core/uuidv6.h"
+#include "core/base/clock.h"
+#include "core/base/entropy.h"
+#include "core/types/nanoid.h"
+#include "core/types/objectid.h"
+#include "core/types/uuidv6.h"
 #include "id_gen/nanoid.hpp"
 #include "id_gen/uuidv6.hpp"
 #include "support.h"

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "core/state_record.h"
-#include "core/trace_decimal.h"
+#include "core/state/state_record.h"
+#include "core/types/trace_decimal.h"
 #include "harness.h"
 
 namespace idgen::fault {

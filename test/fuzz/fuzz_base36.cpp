@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/base36.h"
+#include "core/text/base36.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/base62.h"
-#include "core/prefixed.h"
+#include "core/text/base62.h"
+#include "core/text/prefixed.h"
 
 namespace {
 

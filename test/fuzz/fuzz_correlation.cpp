@@ -9,8 +9,8 @@
 #include <cstring>
 #include <string>
 
-#include "core/correlation.h"
-#include "core/traceparent.h"
+#include "core/requests/correlation.h"
+#include "core/requests/traceparent.h"
 
 namespace {
 

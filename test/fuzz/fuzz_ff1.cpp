@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/aes_evp.h"
-#include "core/aes_ni.h"
-#include "core/ff1.h"
+#include "core/permute/aes_evp.h"
+#include "core/permute/aes_ni.h"
+#include "core/permute/ff1.h"
 
 namespace {
 

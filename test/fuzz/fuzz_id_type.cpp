@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/id_type.h"
+#include "core/text/id_type.h"
 
 namespace {
 

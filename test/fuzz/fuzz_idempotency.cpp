@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/idempotency.h"
+#include "core/requests/idempotency.h"
 
 namespace {
 

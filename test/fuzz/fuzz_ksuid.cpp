@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/entropy.h"
-#include "core/ksuid.h"
+#include "core/base/entropy.h"
+#include "core/types/ksuid.h"
 
 namespace {
 

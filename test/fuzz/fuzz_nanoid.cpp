@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/entropy.h"
-#include "core/nanoid.h"
+#include "core/base/entropy.h"
+#include "core/types/nanoid.h"
 
 namespace {
 

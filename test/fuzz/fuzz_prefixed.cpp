@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/prefixed.h"
+#include "core/text/prefixed.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const char* s = reinterpret_cast<const char*>(data);

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <initializer_list>
 
-#include "core/snowflake.h"
+#include "core/types/snowflake.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const char* text = reinterpret_cast<const char*>(data);

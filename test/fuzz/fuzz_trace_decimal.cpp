@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/trace_decimal.h"
+#include "core/types/trace_decimal.h"
 
 namespace {
 std::int64_t take(const std::uint8_t*& p, std::size_t& n) {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/ulid.h"
+#include "core/types/ulid.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const char* text = reinterpret_cast<const char*>(data);

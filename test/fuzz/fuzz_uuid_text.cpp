@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/uuid_text.h"
+#include "core/text/uuid_text.h"
 
 namespace {
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }

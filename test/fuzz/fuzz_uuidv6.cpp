@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/entropy.h"
-#include "core/uuidv6.h"
+#include "core/base/entropy.h"
+#include "core/types/uuidv6.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/entropy.h"
-#include "core/xid.h"
+#include "core/base/entropy.h"
+#include "core/types/xid.h"
 
 namespace {
 

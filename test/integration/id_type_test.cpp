@@ -298,7 +298,7 @@ TEST(IdType, SoftInputErrors) {
 }
 
 // --- The spec function is trusted only while a superuser owns it, as create_id_type() wrote it,
-// with a kind that matches the type's storage (src/pg/id_type.cpp, "Trust"), and a warm session
+// with a kind that matches the type's storage (src/pg/registries/id_type.cpp, "Trust"), and a warm session
 // learns of another session's change at its next statement.
 
 namespace {

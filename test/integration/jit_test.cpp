@@ -36,7 +36,7 @@ TEST(Jit, BitcodeIsInstalledWhereTheServerHasLlvm) {
     std::string index = lib + "/bitcode/id_gen.index.bc";
     ASSERT_TRUE(exists(index)) << index;
     // One module per source file of the library, which the inliner loads through the index.
-    for (const char* m : {"src/pg/ulid.bc", "src/pg/snowflake.bc", "src/pg/base36.bc", "src/core/ulid.bc"}) {
+    for (const char* m : {"src/pg/types/ulid.bc", "src/pg/types/snowflake.bc", "src/pg/types/base36.bc", "src/core/types/ulid.bc"}) {
         EXPECT_TRUE(exists(lib + "/bitcode/id_gen/" + m)) << m;
     }
 }

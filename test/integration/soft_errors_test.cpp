@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "common.h"
-#include "core/base36.h"
-#include "core/ulid.h"
+#include "core/text/base36.h"
+#include "core/types/ulid.h"
 
 namespace {
 

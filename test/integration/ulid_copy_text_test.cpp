@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common.h"
-#include "core/ulid.h"
+#include "core/types/ulid.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "core/base36.h"
+#include "core/text/base36.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/base62.h"
+#include "core/text/base62.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <random>
 #include <string>
 
-#include "core/prefixed.h"
+#include "core/text/prefixed.h"
 
 using idgen::Error;
 using u128 = unsigned __int128;

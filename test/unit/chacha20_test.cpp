@@ -1,8 +1,8 @@
 // ChaCha20 (RFC 8439), the keystream behind EntropyPool: the RFC's known answers, the eight-block
 // vector path against the one-block path and against OpenSSL's ChaCha20, and the pool's output
 // properties that depend on it (no batch repeats, keys differ across owners).
-#include "core/chacha20.h"
-#include "core/entropy.h"
+#include "core/base/chacha20.h"
+#include "core/base/entropy.h"
 
 #include <gtest/gtest.h>
 #include <openssl/evp.h>

@@ -1,4 +1,4 @@
-#include "core/correlation.h"
+#include "core/requests/correlation.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // EntropyPool's promises in the README ("Randomness", ulid): bytes handed out are erased from the
 // buffer, and a pool inherited across fork is discarded (a copy of the object is what fork gives).
 // process_id() and PerProcess across a real fork(): a child never keeps its parent's state.
-#include "core/entropy.h"
+#include "core/base/entropy.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

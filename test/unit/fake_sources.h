@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "core/entropy.h"
+#include "core/base/entropy.h"
 
 namespace idgen::test {
 

@@ -3,7 +3,7 @@
 // published sample vectors, the binary fast path against the general algorithm (across paths too),
 // bijection on whole domains, cycle walking, the minimum domain, and statistical tests of a
 // counter's permuted outputs; AES-NI's block function against FIPS 197's examples and OpenSSL.
-#include "core/ff1.h"
+#include "core/permute/ff1.h"
 
 #include <gtest/gtest.h>
 
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "core/aes_evp.h"
-#include "core/aes_ni.h"
+#include "core/permute/aes_evp.h"
+#include "core/permute/aes_ni.h"
 
 using idgen::Error;
 namespace ff1 = idgen::ff1;

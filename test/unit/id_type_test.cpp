@@ -1,4 +1,4 @@
-#include "core/id_type.h"
+#include "core/text/id_type.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <random>
 #include <string>
 
-#include "core/uuid_text.h"
+#include "core/text/uuid_text.h"
 #include "typeid_vectors.h"
 
 using idgen::Error;

@@ -1,4 +1,4 @@
-#include "core/idempotency.h"
+#include "core/requests/idempotency.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/ksuid.h"
+#include "core/types/ksuid.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "core/entropy.h"
+#include "core/base/entropy.h"
 #include "fake_sources.h"
 
 using idgen::Error;
@@ -197,7 +197,7 @@ TEST(KsuidGenerator, ManyFromTheKernelAreDistinctAndIncreasing) {
 
 // A per-entity type of kind ksuid (create_id_type(kind => 'ksuid')): its spec, its prefixed text
 // (the KSUID's own 27 characters after the prefix), the bare KSUID, and no TypeID format.
-#include "core/id_type.h"
+#include "core/text/id_type.h"
 
 TEST(KsuidIdType, SpecTextAndErrors) {
     const std::string spec_text = "kind=ksuid format=prefixed prefix=evt";

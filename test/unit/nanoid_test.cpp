@@ -1,4 +1,4 @@
-#include "core/nanoid.h"
+#include "core/types/nanoid.h"
 
 #include <gtest/gtest.h>
 

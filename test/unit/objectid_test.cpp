@@ -1,4 +1,4 @@
-#include "core/objectid.h"
+#include "core/types/objectid.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

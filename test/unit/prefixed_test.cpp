@@ -1,4 +1,4 @@
-#include "core/prefixed.h"
+#include "core/text/prefixed.h"
 
 #include <gtest/gtest.h>
 

@@ -200,7 +200,7 @@ TEST(ReadmeLinks, ResolvesRelativeToThePage) {
     EXPECT_EQ(resolve_link("docs/ulid.md", "#performance"), "docs/ulid.md");
     EXPECT_EQ(resolve_link("docs/ulid.md", "uuid.md#uuidv7"), "docs/uuid.md");
     EXPECT_EQ(resolve_link("docs/ulid.md", "../bench/README.md"), "bench/README.md");
-    EXPECT_EQ(resolve_link("docs/ulid.md", "./../src/pg/boundary.h"), "src/pg/boundary.h");
+    EXPECT_EQ(resolve_link("docs/ulid.md", "./../src/pg/base/boundary.h"), "src/pg/base/boundary.h");
     EXPECT_EQ(resolve_link("docs/ulid.md", "../bench/"), "bench/");
     EXPECT_EQ(resolve_link("docs/ulid.md", "../../etc/passwd"), "");
     EXPECT_EQ(resolve_link("README.md", "../x.md"), "");

@@ -1,4 +1,4 @@
-#include "core/snowflake.h"
+#include "core/types/snowflake.h"
 
 #include <gtest/gtest.h>
 

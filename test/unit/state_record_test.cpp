@@ -1,12 +1,12 @@
 // The generator state record (format 2): round trips, every damage class, and 0.1.0's poison record
 // read the way 0.1.0 reads it.
-#include "core/state_record.h"
+#include "core/state/state_record.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 
-#include "core/snowflake.h"
+#include "core/types/snowflake.h"
 
 using idgen::RecordDamage;
 using idgen::StateRecord;

@@ -1,11 +1,11 @@
-#include "core/trace_decimal.h"
+#include "core/types/trace_decimal.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <set>
 
-#include "core/snowflake.h"
+#include "core/types/snowflake.h"
 
 using idgen::DecimalState;
 using idgen::DecimalStepKind;

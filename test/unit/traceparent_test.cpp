@@ -1,4 +1,4 @@
-#include "core/traceparent.h"
+#include "core/requests/traceparent.h"
 
 #include <gtest/gtest.h>
 

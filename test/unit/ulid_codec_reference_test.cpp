@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "core/ulid.h"
+#include "core/types/ulid.h"
 
 namespace {
 

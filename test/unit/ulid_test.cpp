@@ -1,4 +1,4 @@
-#include "core/ulid.h"
+#include "core/types/ulid.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/uuidv7.h"
+#include "core/types/uuidv7.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "core/bytes.h"
+#include "core/base/bytes.h"
 #include "fake_sources.h"
 
 using idgen::Error;

@@ -1,4 +1,4 @@
-#include "core/xid.h"
+#include "core/types/xid.h"
 
 #include <gtest/gtest.h>
 
@@ -174,7 +174,7 @@ TEST(XidGenerator, Errors) {
 }
 
 // A per-entity type of kind xid (create_id_type(kind => 'xid')).
-#include "core/id_type.h"
+#include "core/text/id_type.h"
 
 TEST(XidIdType, SpecTextAndErrors) {
     const std::string spec_text = "kind=xid format=prefixed prefix=ses";
