@@ -4,8 +4,9 @@
 # (demo_test.sh), the C++ library installed and built against (library_test.sh), the Debian
 # packages built, installed, tested and purged (deb_test.sh), the release archive
 # (dist_test.sh), the writers of bench/report.sh on saved raw output
-# (bench_report_test.sh), and the test command's server log check on saved log lines
-# (server_logs_test.sh). Ends with "N passed, N failed" like the test command.
+# (bench_report_test.sh), the test command's server log check on saved log lines
+# (server_logs_test.sh), and the source layout's maps, every folder's README.md listing its files
+# (layout_test.sh). Ends with "N passed, N failed" like the test command.
 #   PG_CONFIG, IDGEN_DEMO_PORT   passed on to demo_test.sh
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,6 +30,8 @@ timeout -k 10 120 "$here/bench_report_test.sh" 2>&1 | tee -a "$log"
 bench_report_rc=${PIPESTATUS[0]}
 timeout -k 10 120 "$here/server_logs_test.sh" 2>&1 | tee -a "$log"
 server_logs_rc=${PIPESTATUS[0]}
+timeout -k 10 120 "$here/layout_test.sh" 2>&1 | tee -a "$log"
+layout_rc=${PIPESTATUS[0]}
 p=$(grep -cE '^ok [0-9]+' "$log")
 f=$(grep -cE '^not ok [0-9]+' "$log")
 # A script that stopped without failing a check (a crash, the timeout) is a failure.
@@ -39,5 +42,6 @@ if [ "$deb_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 if [ "$dist_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 if [ "$bench_report_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 if [ "$server_logs_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
+if [ "$layout_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 echo "$p passed, $f failed"
 [ "$f" -eq 0 ]
