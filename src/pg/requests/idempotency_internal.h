@@ -108,16 +108,17 @@ enum Col {
     kLockTimeout, kLockedUntil, kRetention, kCreated, kUpdated, kFinished, kExpires, kNumCols
 };
 
-// The table, its primary key and expiry index, and where each column is: a per-backend cache.
-// What makes it current: no call reads it before it has locked the table (open_table(): by OID,
-// the cached one or the one found again through pg_extension) and then processed invalidations
+// The table, its primary key and expiry index, and where each column is: a per-backend cache. What
+// makes it current: no call reads it before it has locked the table (open_table(): by OID, the
+// cached one or the one found again through pg_extension) and then processed invalidations
 // (AcceptInvalidationMessages). A relcache invalidation of the table or one of its indexes (DROP
 // EXTENSION, ALTER EXTENSION UPDATE, ALTER TABLE, REINDEX including CONCURRENTLY, which swaps the
-// index OIDs) or a change to any schema marks it stale (the callbacks below), and it is then
-// rebuilt from the locked table's relcache entry: every column by name with exactly the type the
-// store reads and writes, the indexes from the table's index list. DDL that changes a column
-// takes ACCESS EXCLUSIVE, which waits for the caller's lock; REINDEX CONCURRENTLY waits for it
-// before it swaps or drops an index. So what a call read from the cache stays true until it ends.
+// index OIDs) or a change to any schema marks it stale (the callbacks in idempotency_table.cpp),
+// and it is then rebuilt from the locked table's relcache entry: every column by name with exactly
+// the type the store reads and writes, the indexes from the table's index list. DDL that changes a
+// column takes ACCESS EXCLUSIVE, which waits for the caller's lock; REINDEX CONCURRENTLY waits for
+// it before it swaps or drops an index. So what a call read from the cache stays true until it
+// ends.
 struct Store {
     bool valid;
     Oid db, relid, pkey, expires_index;
