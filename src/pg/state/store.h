@@ -19,12 +19,13 @@
 //    LWLock taken with the file lock.
 //  * locked files (file_store.cpp, 15/16 without preloading): exclusion is flock(2) on the key's
 //    file; the live state is the record itself; a step leases up to `want` IDs.
-// The generators (generators.h): snowflake layouts, shards and TraceIds (snowflake_gen.cpp) and
-// DecimalIds (decimal_gen.cpp) implement Generator; generator_loop.h drives any of them over any
-// store (the wait for the clock and retries out of line in generator_loop.cpp, with the hand-raised
-// marks). Following gen_snowflake(): snowflake.cpp -> snowflake_issue (snowflake_gen.cpp) ->
-// generator_issue (generator_loop.h) -> StateStore::run (one store's file) -> SnowflakeGen::step
-// -> snowflake_step (core/snowflake.cpp), and back. With a shared store the per-ID path (spinlock,
+// The generators (src/pg/generators/: generators.h): snowflake layouts, shards and TraceIds
+// (snowflake_gen.cpp) and DecimalIds (decimal_gen.cpp) implement Generator; generator_loop.h drives
+// any of them over any store (the wait for the clock and retries out of line in
+// generator_loop.cpp, with the hand-raised marks). Following gen_snowflake(): types/snowflake.cpp
+// -> snowflake_issue (generators/snowflake_gen.cpp) -> generator_issue (generators/generator_loop.h)
+// -> StateStore::run (one store's file) -> SnowflakeGen::step -> snowflake_step
+// (core/types/snowflake.cpp), and back. With a shared store the per-ID path (spinlock,
 // slot, step) is shared_run() in slot_store.h, inline in generator_issue with the generator's
 // step called directly (what StateStore::run of the shared stores also runs); only the rare
 // outcomes go through out-of-line and virtual calls.
