@@ -79,7 +79,7 @@ void require_mark_within_reach(std::int64_t mark_ms, const char* id_text, const 
                                                         std::int64_t mark_ms, const char*& detail);
 
 // ---------------------------------------------------------------------------------------------
-// DecimalId generators (core/trace_decimal.h; decimal_gen.cpp). A generator is one server run's
+// DecimalId generators (core/types/trace_decimal.h; decimal_gen.cpp). A generator is one server run's
 // issuer for one launch number: every backend of the server draws counters from it. Its number
 // comes from a per-launch counter persisted in $PGDATA/pg_idgen/v2/ (the record's mark), written
 // and fsync'd before any ID of the new generator is issued. A new one is taken at the first call of
