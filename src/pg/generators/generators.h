@@ -79,13 +79,13 @@ void require_mark_within_reach(std::int64_t mark_ms, const char* id_text, const 
                                                         std::int64_t mark_ms, const char*& detail);
 
 // ---------------------------------------------------------------------------------------------
-// DecimalId generators (core/types/trace_decimal.h; decimal_gen.cpp). A generator is one server run's
-// issuer for one launch number: every backend of the server draws counters from it. Its number
-// comes from a per-launch counter persisted in $PGDATA/pg_idgen/v2/ (the record's mark), written
-// and fsync'd before any ID of the new generator is issued. A new one is taken at the first call of
-// each server run (a restart or a crash loses the live counter, never the number) and when the
-// counter reaches 922,337,202. So no (generator, launch) pair is ever used twice on a server, and a
-// counter is only handed out once per pair.
+// DecimalId generators (core/types/trace_decimal.h; decimal_gen.cpp). A generator is one server
+// run's issuer for one launch number: every backend of the server draws counters from it. Its
+// number comes from a per-launch counter persisted in $PGDATA/pg_idgen/v2/ (the record's mark),
+// written and fsync'd before any ID of the new generator is issued. A new one is taken at the first
+// call of each server run (a restart or a crash loses the live counter, never the number) and when
+// the counter reaches 922,337,202. So no (generator, launch) pair is ever used twice on a server,
+// and a counter is only handed out once per pair.
 inline constexpr std::uint8_t kDecimalStateKind = 7;  // StateKey kind (beside the LayoutKinds)
 
 enum class DecimalRefusal : std::uint8_t {

@@ -13,7 +13,8 @@
 //  * A log hook (installed whenever the library is loaded; while preloading it sees every line of
 //    every backend) adds " [corr_id=<current>]" at the end of the first line of each message that
 //    goes to the server log, and neutralises the marker in the session's own text (see
-//    core/requests/correlation.h), so that no line looks tagged with an ID it was not written under.
+//    core/requests/correlation.h), so that no line looks tagged with an ID it was not written
+//    under.
 //  * traceparent_parse(), traceparent_valid(), traceparent_child(): W3C Trace Context.
 #include "pg/requests/correlation.h"
 
