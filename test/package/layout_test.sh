@@ -51,13 +51,13 @@ for d in $folders; do
   here_dirs=$(printf '%s\n' "$folders" | awk -v d="$d/" 'index($0, d) == 1 && index(substr($0, length(d) + 1), "/") == 0 { print substr($0, length(d) + 1) "/" }')
   problems=""
   for f in $here_files $here_dirs; do
-    printf '%s\n' "$names" | grep -qxF -- "$f" || problems+="$f is not listed"$'\n'
+    grep -qxF -- "$f" <<<"$names" || problems+="$f is not listed"$'\n'
   done
   for f in $names; do
     case $f in
-      */) [ -d "$ROOT/$d/$f" ] && printf '%s\n' "$here_dirs" | grep -qxF -- "$f" \
+      */) [ -d "$ROOT/$d/$f" ] && grep -qxF -- "$f" <<<"$here_dirs" \
             || problems+="lists $f, which is no folder of files here"$'\n' ;;
-      *) printf '%s\n' "$here_files" | grep -qxF -- "$f" && [ -e "$ROOT/$d/$f" ] \
+      *) grep -qxF -- "$f" <<<"$here_files" && [ -e "$ROOT/$d/$f" ] \
             || problems+="lists $f, which is not here"$'\n' ;;
     esac
   done
