@@ -42,7 +42,7 @@ citus_layer() {
     tally Citus 0 1
     return
   fi
-  IDGEN_CITUS_HOST=127.0.0.1 IDGEN_CITUS_PORTS="${ports[*]}" run_gtest Citus "$ROOT/build/citus_tests" 900
+  IDGEN_CITUS_HOST=127.0.0.1 IDGEN_CITUS_PORTS="${ports[*]}" run_gtest Citus "$ROOT/build/citus_tests" 1500
   # The cluster's counts (rows, distinct IDs per table and per issuing node) and Citus's own hiccups.
   grep -E '^\[ (count|note) \]' "$WORK/Citus.log"
   for i in 0 1 2 3; do stop_cluster "$WORK/citus$i"; done

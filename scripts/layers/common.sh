@@ -60,7 +60,11 @@ gtest_tally() { # gtest_tally LAYER STATUS: counts $WORK/LAYER.log, a gtest run 
   grep -E '^\[  FAILED  \]|: Failure$|error:' "$log" | head -40
   # A skipped test says why on the line after "Skipped" (the README layer: which fence tag).
   [ "$s" -eq 0 ] || grep -A1 -E ': Skipped$' "$log" | grep -vE ': Skipped$|^--$' | sed 's/^/skipped: /'
-  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then tail -20 "$log"; f=1; fi
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+    tail -20 "$log"
+    echo "$1: the run ended with status $rc$([ "$rc" -ne 124 ] || echo " (its time limit)") in $(grep -E '^\[ RUN +\]' "$log" | tail -1 | sed -E 's/^\[ RUN +\] //')"
+    f=1
+  fi
   record_gtest_times "${1%%-*}" "$log"
   tally "$1" "$p" "$f" "$([ "$s" -eq 0 ] || echo "$s")"
 }

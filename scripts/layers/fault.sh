@@ -2,7 +2,7 @@
 # files, crashes, failover). It runs beside the other layers of its job: most of its time is spent
 # waiting (servers started, stopped, crashed and promoted, slow fsync), and its clusters are its
 # own (copies of one template under $WORK/fault, on the version's ports P+8 and P+9), with
-# test/fault's shim preloaded into each postmaster. Bounded: 7 minutes. Its tests that install
+# test/fault's shim preloaded into each postmaster. Bounded: 15 minutes (the jobs side by side share the machine). Its tests that install
 # another build of the extension into the server (UpgradeWindow: 0.1.0, then this build again)
 # run afterwards, on their own (fault_finish), since every other layer loads the installed library.
 # shellcheck shell=bash
@@ -13,7 +13,7 @@ fault_start() {
   mkdir -p "$WORK/fault"
   (
     IDGEN_FAULT_WORK="$WORK/fault" IDGEN_FAULT_PORT="$((PORT + 8))" IDGEN_FAULT_KEEP="${KEEP_WORK:-}" PG_CONFIG="$PG_CONFIG" \
-      IDGEN_SERVER_LOGS="$WORK/fault/server-logs" GTEST_FILTER="$filter" timeout -k 10 420 "$ROOT/build/fault_tests" --gtest_color=no >"$WORK/fault.log" 2>&1
+      IDGEN_SERVER_LOGS="$WORK/fault/server-logs" GTEST_FILTER="$filter" timeout -k 10 900 "$ROOT/build/fault_tests" --gtest_color=no >"$WORK/fault.log" 2>&1
     echo $? >"$WORK/fault.rc"
   ) &
   FAULT_PID=$!

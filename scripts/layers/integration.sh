@@ -18,17 +18,17 @@ layer_integration() {
   timer "integration"
   local bin="$ROOT/build/integration_tests" second="$WORK/it2" filter pid
   if [ -z "$IDGEN_INTEGRATION_SECOND" ] || [ -n "${IDGEN_FILTER:-}" ] || ! main_clusters "$second" "$((PORT + 4))"; then
-    run_gtest integration "$bin"
+    run_gtest integration "$bin" 1500
   else
     filter=$(printf '%s' "$IDGEN_INTEGRATION_SECOND" | sed -E 's/([^:]+)/\1.*/g')
     (
       export PGHOST="$second/pg" PGPORT="$((PORT + 4))" IDGEN_WORK="$second" IDGEN_PGDATA="$second/pg/data"
       export IDGEN_NOPRELOAD_PGHOST="$second/pg2" IDGEN_NOPRELOAD_PGPORT="$((PORT + 5))" IDGEN_NOPRELOAD_PGDATA="$second/pg2/data"
-      GTEST_FILTER="$filter" timeout -k 10 900 "$bin" --gtest_color=no >"$WORK/integration-2.log" 2>&1
+      GTEST_FILTER="$filter" timeout -k 10 1500 "$bin" --gtest_color=no >"$WORK/integration-2.log" 2>&1
       echo $? >"$WORK/integration-2.rc"
     ) &
     pid=$!
-    GTEST_FILTER="-$filter" run_gtest integration "$bin"
+    GTEST_FILTER="-$filter" run_gtest integration "$bin" 1500
     wait "$pid"
     gtest_tally integration-2 "$(cat "$WORK/integration-2.rc" 2>/dev/null || echo 1)"
     stop_cluster "$second/pg"
