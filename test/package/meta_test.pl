@@ -321,7 +321,7 @@ if (is_map($meta->{no_index})) {
 # prereqs: the oldest server the test command tests by default, and the extensions the control
 # file requires.
 my $runtime = eval { $fresh->()->{prereqs}{runtime}{requires} } // {};
-my ($oldest) = sort { $a <=> $b } split ' ', ((slurp("$root/scripts/test.sh") // '') =~ /IDGEN_PG_VERSIONS=\$\{IDGEN_PG_VERSIONS-([0-9 ]+)\}/ ? $1 : '');
+my ($oldest) = sort { $a <=> $b } split ' ', ((slurp("$root/scripts/layers/env.sh") // '') =~ /IDGEN_PG_VERSIONS=\$\{IDGEN_PG_VERSIONS-([0-9 ]+)\}/ ? $1 : '');
 check(defined $oldest && ($runtime->{PostgreSQL} // '') =~ /\A(?:>=\s*)?\Q$oldest\E\.0\.0\z/,
       'prereqs require PostgreSQL from ' . ($oldest // '?') . '.0.0, the oldest version the test command tests',
       'PostgreSQL: ' . ($runtime->{PostgreSQL} // 'missing'));
