@@ -7,11 +7,15 @@
 #
 #   scripts/crossver.sh MAJOR=PG_CONFIG ...    e.g. 15=/usr/lib/postgresql/15/bin/pg_config 18=...
 #
-#   IDGEN_TEST_PORT   the test command's base port (default 54329); this layer uses base+20 to base+25
+#   IDGEN_CROSS_PORT  the first of the six ports this layer uses (default: the test command's
+#                     base port + 1, scripts/layers/env.sh)
+#   IDGEN_TIMES       a file the per-test times are appended to (the test command's)
 #   KEEP_WORK         keep the work directory (clusters, dumps, logs)
 set -uo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=layers/env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/layers/env.sh"
 
 if [ $# -lt 2 ]; then
   echo "usage: $0 MAJOR=PG_CONFIG MAJOR=PG_CONFIG ..." >&2
@@ -48,10 +52,11 @@ trap cleanup EXIT
 
 log="$WORK/crossver.log"
 # Bounded, so a stuck server fails the layer instead of stalling the run.
-IDGEN_CROSS_BINDIRS="$bindirs" IDGEN_CROSS_WORK="$WORK" IDGEN_CROSS_PORT=$((${IDGEN_TEST_PORT:-54329} + 20)) \
+IDGEN_CROSS_BINDIRS="$bindirs" IDGEN_CROSS_WORK="$WORK" IDGEN_CROSS_PORT=${IDGEN_CROSS_PORT:-$IDGEN_CROSS_FIRST_PORT} \
   IDGEN_PG_OS_USER="$PG_OS_USER" IDGEN_SERVER_LOGS="$WORK/server-logs" timeout -k 10 600 "$bin" --gtest_color=no >"$log" 2>&1
 rc=$?
 grep -E '^note: ' "$log"
+[ -z "${IDGEN_TIMES:-}" ] || sed -nE 's/^\[ +(OK|FAILED) +\] ([^ ]+) \(([0-9]+) ms\)$/\3\tcross\tcross-version\t\2/p' "$log" >>"$IDGEN_TIMES"
 p=$(grep -cE '^\[       OK \]' "$log")
 f=$(grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$' "$log")
 if [ "$f" -gt 0 ]; then grep -E '^\[  FAILED  \]|: Failure$|Which is|error' "$log" | head -60; fi

@@ -14,12 +14,17 @@
 #                    so that the check can run while other layers use the server with the
 #                    current build (only for a server whose files lie under one prefix,
 #                    lib.sh's server_prefix; refused otherwise); it uses base+10 then
+#   IDGEN_RELEASE_ZIP  the release's archive, made once for every server by the test command
+#                    (scripts/release_check.sh --archive DIR makes it in DIR and prints its path)
 #   KEEP_WORK        keep the work directory (cluster, logs)
 set -uo pipefail
+ARCHIVE_DIR=""
+if [ "${1:-}" = --archive ]; then ARCHIVE_DIR=${2:?--archive DIR}; fi
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 BESIDE=${IDGEN_RELEASE_BESIDE:-0}
-if [ "$BESIDE" = 1 ]; then
+if [ -n "$ARCHIVE_DIR" ]; then :
+elif [ "$BESIDE" = 1 ]; then
   PREFIX=$(server_prefix)
   [ -n "$PREFIX" ] || { echo "release check: IDGEN_RELEASE_BESIDE=1 needs a server under one prefix"; echo "0 passed, 1 failed"; exit 1; }
 else
@@ -47,6 +52,19 @@ if [ -z "$commit" ]; then
   commit=$(git -C "$ROOT" rev-parse --verify --quiet "$frozen^") || fail "the commit that froze $released has no parent"
 fi
 
+# The release's archive (scripts/release.sh), or the one the test command made.
+release_zip() { # release_zip DIR: makes it in DIR, prints its path
+  local zip
+  zip=$("$ROOT/scripts/release.sh" --out "$1" "$commit") || fail "scripts/release.sh $tag ($commit) failed"
+  [ "$(basename "$zip")" = "id_gen-$released.zip" ] || fail "the archive of $tag is $(basename "$zip"), not id_gen-$released.zip"
+  echo "$zip"
+}
+if [ -n "$ARCHIVE_DIR" ]; then
+  mkdir -p "$ARCHIVE_DIR" || fail "cannot make $ARCHIVE_DIR"
+  release_zip "$ARCHIVE_DIR"
+  exit
+fi
+
 major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 # The release's build is kept outside the repository, beside the servers' and compiler caches
 # (a released commit's archive never changes, so a fresh clone builds nothing again): one
@@ -60,8 +78,8 @@ server=$({ "$PG_CONFIG" --version; "$PG_CONFIG" --configure; } | sha1sum | cut -
 dir="$cache/$commit/pg$major-$server"
 mkdir -p "$dir" || fail "cannot make $dir"
 out=$(mktemp -d) || fail "no temporary directory"
-zip=$("$ROOT/scripts/release.sh" --out "$out" "$commit") || fail "scripts/release.sh $tag ($commit) failed"
-[ "$(basename "$zip")" = "id_gen-$released.zip" ] || fail "the archive of $tag is $(basename "$zip"), not id_gen-$released.zip"
+if [ -n "${IDGEN_RELEASE_ZIP:-}" ] && [ "$(basename "$IDGEN_RELEASE_ZIP")" = "id_gen-$released.zip" ]; then zip=$IDGEN_RELEASE_ZIP
+else zip=$(release_zip "$out") || { echo "$zip"; exit 1; }; fi
 echo "== $tag ($(git -C "$ROOT" rev-parse --short "$commit")): $(basename "$zip") in $dir: $(dist_ext_dir "$zip" "$dir" | tr '\n' ' ')"
 rm -rf "$out"
 

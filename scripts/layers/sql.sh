@@ -1,0 +1,68 @@
+# The sql layer: pg_regress (make installcheck in the extension's build directory) on the main
+# cluster; with IDGEN_FILTER, only the tests whose names match one of its ':'-separated globs.
+# Under IDGEN_TEST_LONG=1, again with debug_discard_caches = 1 (a server with assertions only).
+# shellcheck shell=bash
+
+# regress_selection: the sql/*.sql tests the filter selects, space-separated ("" without a filter).
+regress_selection() {
+  [ -n "${IDGEN_FILTER:-}" ] || return 0
+  local f name pat sel=() pats
+  IFS=: read -r -a pats <<<"$IDGEN_FILTER"
+  for f in "$EXT_DIR"/sql/*.sql; do
+    name=$(basename "$f" .sql)
+    for pat in "${pats[@]}"; do
+      # shellcheck disable=SC2053
+      if [[ $name == $pat ]]; then sel+=("$name"); break; fi
+    done
+  done
+  echo "${sel[*]:-none}"
+}
+
+run_regress() { # run_regress LAYER TIMEOUT: pg_regress on the main cluster
+  local log="$WORK/$1.log" rc p f expected sel make_args=()
+  sel=$(regress_selection)
+  if [ "$sel" = none ]; then
+    echo "no pg_regress test matches the filter"
+    tally "$1" 0 0
+    return
+  fi
+  [ -z "$sel" ] || make_args=(REGRESS="$sel")
+  timeout -k 10 "$2" make -C "$EXT_DIR" -s installcheck PG_CONFIG="$PG_CONFIG" "${make_args[@]}" >"$log" 2>&1
+  rc=$?
+  # 15 prints "test name ... ok" / "... FAILED"; 16 and later print "ok 1 - name" / "not ok 1 - name".
+  p=$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$log")
+  f=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$log")
+  # pg_regress failed without a failing test (setup error, timeout): one failure.
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then cat "$log"; f=1; fi
+  if [ "$f" -gt 0 ]; then cat "$log"; head -200 "$EXT_DIR/regression.diffs" 2>/dev/null; fi
+  # Every selected test must have run: one that did not (pg_regress stopped early) is a failure.
+  if [ -n "$sel" ]; then expected=$(wc -w <<<"$sel")
+  else expected=$(find "$EXT_DIR/sql" -maxdepth 1 -name '*.sql' | wc -l); fi
+  if [ $((p + f)) -lt "$expected" ]; then
+    cat "$log"
+    f=$((expected - p))
+  fi
+  record_regress_times "${1%%-*}" "$log"
+  tally "$1" "$p" "$f"
+}
+
+layer_sql() {
+  echo "== sql (pg_regress)"
+  timer "sql"
+  run_regress sql 600
+  check_logs sql "$WORK/pg" "$WORK/pg2"
+  # --- again with debug_discard_caches = 1 (--long; a server with assertions only, the setting
+  # exists nowhere else): every catalog cache, relcache and plan cache entry is thrown away at
+  # each chance, so a pointer kept past an invalidation, or a cache whose entry is not rebuilt on
+  # use, fails here. Every session pg_regress opens gets it (PGOPTIONS, which pg_regress keeps).
+  [ "${IDGEN_TEST_LONG:-}" = 1 ] || return 0
+  if [ "$("$PG_BINDIR/psql" -X -At -d postgres -c 'SHOW debug_assertions')" = on ]; then
+    echo "== sql with debug_discard_caches = 1 (pg_regress again)"
+    timer "sql, debug_discard_caches = 1"
+    PGOPTIONS="-c debug_discard_caches=1" run_regress "sql-discard-caches" 7200
+    check_logs "sql, debug_discard_caches = 1" "$WORK/pg" "$WORK/pg2"
+  else
+    echo "skipped: sql with debug_discard_caches = 1: this server has no assertions (--enable-cassert)"
+    skipped=$((skipped + 1))
+  fi
+}
