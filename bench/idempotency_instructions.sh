@@ -13,7 +13,7 @@ set -euo pipefail
 # shellcheck source=../scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 REQUESTS=${BENCH_REQUESTS:-2000}
-PORT=${BENCH_PORT:-$(( ${IDGEN_TEST_PORT:-54329} + 51 ))}
+PORT=${BENCH_PORT:-$(( ${IDGEN_TEST_PORT:-54329} + 101 ))}
 command -v valgrind >/dev/null || { echo "valgrind is not installed"; exit 1; }
 [ -n "${BENCH_NO_BUILD:-}" ] || build_extension
 WORK=$(mktemp -d /tmp/id_gen_bench.XXXXXX)

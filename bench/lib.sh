@@ -13,7 +13,7 @@
 #                               the ceiling, NOTE printed under the heading
 #
 # Environment: PG_CONFIG, BENCH_ROWS (default 5000000), BENCH_ROUNDS (default 5),
-# BENCH_PORT (default IDGEN_TEST_PORT + 50), BENCH_SHARED_BUFFERS (default 1GB),
+# BENCH_PORT (default IDGEN_TEST_PORT + 100), BENCH_SHARED_BUFFERS (default 1GB),
 # BENCH_WORK_MEM (default 1GB), BENCH_FSYNC (default off), BENCH_CLIENTS (default 8),
 # BENCH_CLIENT_JOBS (pgbench threads, default 2), BENCH_CLIENT_SECONDS (default 10),
 # BENCH_CLIENT_REST (seconds of idle before each client run, default 0),
@@ -27,7 +27,7 @@ BENCH_ROWS=${BENCH_ROWS:-5000000}
 BENCH_ROUNDS=${BENCH_ROUNDS:-5}
 BENCH_BATCH=${BENCH_BATCH:-100000}          # rows per INSERT in insert suites
 BENCH_INSERT_ROUNDS=${BENCH_INSERT_ROUNDS:-3}  # rounds of the (slow) insert suites
-BENCH_PORT=${BENCH_PORT:-$(( ${IDGEN_TEST_PORT:-54329} + 50 ))}
+BENCH_PORT=${BENCH_PORT:-$(( ${IDGEN_TEST_PORT:-54329} + 100 ))}
 BENCH_SHARED_BUFFERS=${BENCH_SHARED_BUFFERS:-1GB}
 BENCH_WORK_MEM=${BENCH_WORK_MEM:-1GB}
 BENCH_FSYNC=${BENCH_FSYNC:-off}

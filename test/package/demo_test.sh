@@ -40,14 +40,15 @@ trap restore EXIT
 
 # --- Ports: the demo's default is not one of the test command's, and the README says both.
 demo_port=$(sed -nE 's/.*IDGEN_DEMO_PORT:-([0-9]+).*/\1/p' "$DEMO" | head -1)
-test_port=$(sed -nE 's/.*IDGEN_TEST_PORT:-([0-9]+).*/\1/p' "$ROOT/scripts/test.sh" | head -1)
-[ -n "$demo_port" ] && [ -n "$test_port" ] && { [ "$demo_port" -lt "$test_port" ] || [ "$demo_port" -gt $((test_port + 7)) ]; }
-ok $? "the demo's default port ($demo_port) is not one of the test command's ($test_port to $((test_port + 7)))"
+# The test command's ports (scripts/layers/env.sh), with its defaults, over its three versions.
+read -r test_port last_port < <(env -u IDGEN_TEST_PORT bash -c 'source "$1/scripts/layers/env.sh" && echo "$IDGEN_TEST_PORT $(idgen_last_port 3)"' _ "$ROOT")
+[ -n "$demo_port" ] && [ -n "$test_port" ] && [ -n "$last_port" ] && { [ "$demo_port" -lt "$test_port" ] || [ "$demo_port" -gt "$last_port" ]; }
+ok $? "the demo's default port ($demo_port) is not one of the test command's ($test_port to $last_port)"
 tr -s ' \n' '  ' <"$ROOT/README.md" >"$WORK/readme.txt"   # sentences on one line
 grep -qF "port $demo_port (\`IDGEN_DEMO_PORT\`)" "$WORK/readme.txt"
 ok $? "README.md gives the demo's port, $demo_port, and IDGEN_DEMO_PORT"
-grep -qF "ports $test_port to $((test_port + 9)) (\`IDGEN_TEST_PORT\` sets the first)" "$WORK/readme.txt"
-ok $? "README.md gives the test command's ports, $test_port to $((test_port + 9)), and IDGEN_TEST_PORT"
+grep -qF "ports $test_port to $last_port (\`IDGEN_TEST_PORT\` sets the first" "$WORK/readme.txt"
+ok $? "README.md gives the test command's ports, $test_port to $last_port, and IDGEN_TEST_PORT"
 export IDGEN_DEMO_PORT=${IDGEN_DEMO_PORT:-$demo_port}
 
 # --- Usage.
