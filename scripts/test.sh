@@ -155,7 +155,13 @@ archives() {
   fi
 }
 step "release archives (scripts/release.sh)" archives || exit 1
-step "build (tests$(idgen_layer_selected fuzz && echo ', fuzz targets'))" build_tests || exit 1
+# The tests' build runs beside the jobs: a job builds the extension, starts its clusters and runs
+# pg_regress first, and waits for the tests (scripts/layers/common.sh: wait_for_tests) only then.
+export IDGEN_BUILD_RC="$RUN/build.rc"
+build_name="build (tests$(idgen_layer_selected fuzz && echo ', fuzz targets'), beside the jobs)"
+( t0=$(date +%s); build_tests >"$RUN/build.log" 2>&1; rc=$?; echo "$(($(date +%s) - t0))" >"$RUN/build.time"; echo "$rc" >"$IDGEN_BUILD_RC"
+  [ "$rc" -eq 0 ] || { echo "== the build of the tests failed:"; tail -60 "$RUN/build.log"; } ) &
+build_pid=$!
 if idgen_layer_selected integration; then
   # A failed install leaves IDGEN_NPM_DIR set all the same, so the oracle tests fail, not skip.
   npm_oracles() { "$ROOT/scripts/npm_oracles.sh" >"$RUN/npm.dir"; }
@@ -237,6 +243,8 @@ for lane in "${lanes[@]}"; do
   if [ "${IDGEN_TEST_SERIAL:-}" = 1 ]; then run_lane "$lane"; else run_lane "$lane" & lane_pids+=($!); fi
 done
 for pid in "${lane_pids[@]}"; do wait "$pid"; done
+wait "$build_pid"
+setup_lines+=("$(printf '%-44s %4dm%02ds' "$build_name" $(($(cat "$RUN/build.time") / 60)) $(($(cat "$RUN/build.time") % 60)))")
 
 # ---- The cross-version layer (scripts/crossver.sh): a dump of 15 restored on each newer server,
 # and pg_upgrade from 15 to each, once every server has this build installed by its job.

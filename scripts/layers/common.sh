@@ -99,3 +99,18 @@ check_logs() { # check_logs LAYER DIR...
 phase_line() { # phase_line NAME SECONDS: a phase that ran beside the others
   phase_lines+=("$(printf '%-44s %4dm%02ds' "$1" $(($2 / 60)) $(($2 % 60)))")
 }
+
+# wait_for_tests: waits for the driver's build of the tests (build/, build-fuzz/), which runs
+# beside the jobs; its status is written to $IDGEN_BUILD_RC when it ends. False when it failed
+# (the driver prints why), and the job counts one failure for the layers that needed it.
+wait_for_tests() {
+  [ -n "${IDGEN_BUILD_RC:-}" ] || return 0
+  local t0
+  t0=$(date +%s)
+  while [ ! -s "$IDGEN_BUILD_RC" ]; do sleep 1; done
+  [ "$(($(date +%s) - t0))" -lt 2 ] || echo "(waited $(($(date +%s) - t0)) s for the build of the tests)"
+  [ "$(cat "$IDGEN_BUILD_RC")" = 0 ] && return 0
+  tally "build of the tests" 0 1
+  IDGEN_BUILD_RC=""  # counted once
+  return 1
+}

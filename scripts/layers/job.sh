@@ -38,6 +38,8 @@ finish() {
 
 if [ "$KIND" = serverless ]; then
   trap '[ -n "$KEEP_WORK" ] || rm -rf "$WORK"' EXIT
+  timer "waiting for the build of the tests"
+  wait_for_tests || finish
   idgen_layer_selected unit && layer_unit
   idgen_layer_selected library && layer_library_serverless
   idgen_layer_selected fuzz && layer_fuzz
@@ -93,11 +95,10 @@ main_clusters() { # main_clusters DIR PORT: the two clusters in DIR/pg (PORT) an
 # themselves: every one under $WORK but the fault and Citus layers'.
 main_log_dirs() { find "$WORK" -mindepth 1 -maxdepth 1 -type d ! -name 'fault*' ! -name 'citus*'; }
 
-# Layers beside the others: Citus (18), fault, release; each has its own clusters and ports.
-[ "$MAJOR" = 18 ] && idgen_layer_selected citus && citus_start
-idgen_layer_selected fault && fault_start
+# The release check beside the other layers: its own server copy, cluster and port.
 idgen_layer_selected release && release_start
 
+any_selected() { local l; for l in "$@"; do idgen_layer_selected "$l" && return 0; done; return 1; }
 main=0
 for l in sql integration readme reference library; do idgen_layer_selected "$l" && main=1; done
 if [ "$main" = 1 ]; then
@@ -111,12 +112,23 @@ if [ "$main" = 1 ]; then
   # For the integration tests: where the cluster lives and how to run its tools as its owner.
   export IDGEN_PGDATA="$WORK/pg/data" IDGEN_PG_BINDIR="$PG_BINDIR" IDGEN_PG_OS_USER="$PG_OS_USER" IDGEN_WORK="$WORK"
 fi
+[ "$main" = 1 ] && idgen_layer_selected sql && layer_sql
+# Every other layer runs the tests' binaries: from here on, after their build.
+tests=0
+if any_selected integration readme library fault citus; then
+  timer "waiting for the build of the tests"
+  wait_for_tests && tests=1
+fi
+if [ "$tests" = 1 ]; then
+  # Beside the others: Citus (18) and fault; each has its own clusters and ports.
+  [ "$MAJOR" = 18 ] && idgen_layer_selected citus && citus_start
+  idgen_layer_selected fault && fault_start
+fi
 if [ "$main" = 1 ]; then
-  idgen_layer_selected sql && layer_sql
-  idgen_layer_selected integration && layer_integration
-  idgen_layer_selected readme && layer_readme
+  [ "$tests" = 1 ] && idgen_layer_selected integration && layer_integration
+  [ "$tests" = 1 ] && idgen_layer_selected readme && layer_readme
   idgen_layer_selected reference && layer_reference
-  idgen_layer_selected library && layer_library
+  [ "$tests" = 1 ] && idgen_layer_selected library && layer_library
 fi
 # The fault layer's upgrade tests install another build into the server: after every layer that
 # loads the installed one (Citus and the release check beside use their own servers).
