@@ -6,7 +6,7 @@
 -- snowflake compared with bigint, both ways, so `WHERE id = 2124948553146044416` (and an integer
 -- literal, through int4 -> int8) works and uses a btree index on a snowflake column. The bytes
 -- are an int8's, so the built-in int8 functions serve. In the btree family snowflake_ops, which
--- an index scan needs; not HASHES or MERGES (the family has no bigint-bigint operators).
+-- an index scan needs; not HASHES or MERGES.
 CREATE FUNCTION snowflake_eq_int8(snowflake, bigint) RETURNS bool AS 'int8eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION snowflake_ne_int8(snowflake, bigint) RETURNS bool AS 'int8ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION snowflake_lt_int8(snowflake, bigint) RETURNS bool AS 'int8lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
