@@ -7,7 +7,8 @@ MODULE_big = id_gen
 # README.md); src/pg/*/*.c is glue that must use PG_TRY, which C++ code never does.
 OBJS       = $(patsubst %.c,%.o,$(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*/*.cpp) $(wildcard src/pg/*/*.cpp) $(wildcard src/pg/*/*.c))))
 
-# The install script of the current version is assembled from src/sql/*.sql (one file per area).
+# The install script of the current version is src/sql/*.sql joined in the order of their names
+# (one file per area, each as the area is now; src/sql/README.md gives the rules of the order).
 # The upgrade script into the current version is src/update/<from>--<to>.sql, where a line
 # `\ir ../sql/NN_area.sql` is replaced by that file (a definition written once, with CREATE OR
 # REPLACE, serves both scripts). Released scripts are committed, frozen, at the root: at a

@@ -1,7 +1,7 @@
 -------------------------------------------------------------------------------
--- uuidv7: RFC 9562 version 7 on the built-in uuid type, and the time fields of versions 1 and 7.
--- Our own names; the PostgreSQL 18 names (uuidv7(), uuid_extract_timestamp(), ...) are in
--- 21_uuid_core_names.sql.
+-- uuidv7: RFC 9562 version 7 on the built-in uuid type, and the version of any UUID. Our own
+-- names; the PostgreSQL 18 names (uuidv7(), uuid_extract_timestamp(), ...) are in
+-- 21_uuid_core_names.sql, the timestamps of versions 1, 6 and 7 in 22_uuidv6.sql.
 -------------------------------------------------------------------------------
 
 -- Generation. VOLATILE. Each backend keeps its own monotonic clock, and a parallel worker is a
@@ -22,10 +22,7 @@ CREATE FUNCTION uuid_version(uuid) RETURNS smallint
     AS 'MODULE_PATHNAME', 'uuid_version' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uuid_version(uuid) IS
     'version field of an RFC 9562 UUID; NULL for other variants (as PostgreSQL 18 uuid_extract_version)';
-CREATE FUNCTION uuid_time(uuid) RETURNS timestamptz
-    AS 'MODULE_PATHNAME', 'uuid_time' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION uuid_time(uuid) IS
-    'timestamp of a version 1 (µs) or version 7 (ms) UUID; NULL otherwise (as PostgreSQL 18 uuid_extract_timestamp)';
+-- uuid_time(uuid), which reads versions 1, 6 and 7: 22_uuidv6.sql.
 
 -- UUIDv7 time.
 CREATE FUNCTION uuidv7_time(uuid) RETURNS timestamptz

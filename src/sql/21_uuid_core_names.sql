@@ -1,7 +1,8 @@
 -------------------------------------------------------------------------------
 -- The PostgreSQL 18 names of UUID generation and reading, in the extension's schema on every
 -- server version, with PostgreSQL 18.6's semantics: uuidv4(), uuidv7(), uuidv7(interval),
--- uuid_extract_timestamp(uuid), uuid_extract_version(uuid).
+-- uuid_extract_timestamp(uuid) (in 22_uuidv6.sql, with the other readers of version 6),
+-- uuid_extract_version(uuid).
 --
 -- pg_catalog is searched first, so where core has a name (17: the two extract functions; 18: all
 -- five) an unqualified call is core's, and a schema-qualified call is ours. Creating them
@@ -10,8 +11,7 @@
 -- gen_uuidv7()'s per-backend clock, and are PARALLEL RESTRICTED as it is; core's uuidv7() on 18
 -- has a clock of its own (and is PARALLEL SAFE).
 --
--- CREATE OR REPLACE: this file is also part of the 0.1.0 -> 0.2.0 upgrade script, where 0.1.0
--- has created some of these names (depending on the server version) and not others.
+-- Written with CREATE OR REPLACE, so an upgrade script can include this file.
 -------------------------------------------------------------------------------
 
 CREATE OR REPLACE FUNCTION @extschema@.uuidv7() RETURNS uuid
@@ -29,10 +29,7 @@ CREATE OR REPLACE FUNCTION @extschema@.uuidv4() RETURNS uuid
     AS 'gen_random_uuid' LANGUAGE internal VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.uuidv4() IS 'generate UUID version 4 (id_gen; as PostgreSQL 18)';
 
-CREATE OR REPLACE FUNCTION @extschema@.uuid_extract_timestamp(uuid) RETURNS timestamptz
-    AS 'MODULE_PATHNAME', 'uuid_time' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.uuid_extract_timestamp(uuid) IS
-    'extract timestamp from UUID version 1 or 7 (id_gen; as PostgreSQL 18: PostgreSQL 17''s core function returns NULL for version 7)';
+-- uuid_extract_timestamp(uuid), which reads versions 1, 6 and 7: 22_uuidv6.sql.
 
 CREATE OR REPLACE FUNCTION @extschema@.uuid_extract_version(uuid) RETURNS smallint
     AS 'MODULE_PATHNAME', 'uuid_version' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -1,12 +1,11 @@
 -------------------------------------------------------------------------------
--- uuidv6: RFC 9562 version 6 on the built-in uuid type (0.3.0), the lossless conversions
--- between versions 1 and 6, and timestamps of versions 1, 6 and 7.
+-- uuidv6: RFC 9562 version 6 on the built-in uuid type, the lossless conversions between
+-- versions 1 and 6, and the timestamps of versions 1, 6 and 7: uuid_time() and (the PostgreSQL 18
+-- name, see 21_uuid_core_names.sql) uuid_extract_timestamp(). PostgreSQL 17's and 18's core
+-- uuid_extract_timestamp (reached by an unqualified call there) reads versions 1 (17) and 1 and 7
+-- (18) only; a schema-qualified call reaches ours.
 --
--- uuid_extract_timestamp() and uuid_time() are re-pointed at a reader of versions 1, 6 and 7.
--- PostgreSQL 17's and 18's core uuid_extract_timestamp (reached by an unqualified call there)
--- reads versions 1 (17) and 1 and 7 (18) only; a schema-qualified call reaches ours.
---
--- CREATE OR REPLACE: this file is also part of the 0.2.0 -> 0.3.0 upgrade script.
+-- Written with CREATE OR REPLACE, so an upgrade script can include this file.
 -------------------------------------------------------------------------------
 
 -- VOLATILE; PARALLEL RESTRICTED as gen_uuidv7(): each backend keeps its own monotonic timestamp,

@@ -164,6 +164,30 @@ CREATE OPERATOR CLASS base36_128_ops DEFAULT FOR TYPE base36_128 USING hash AS
     FUNCTION 1 base36_128_hash(base36_128),
     FUNCTION 2 base36_128_hash_extended(base36_128, int8);
 
+-- BRIN minmax operator classes of both types: the btree operators of each type, with the built-in
+-- minmax support functions.
+CREATE OPERATOR CLASS base36_64_minmax_ops DEFAULT FOR TYPE base36_64 USING brin AS
+    OPERATOR 1 <,
+    OPERATOR 2 <=,
+    OPERATOR 3 =,
+    OPERATOR 4 >=,
+    OPERATOR 5 >,
+    FUNCTION 1 pg_catalog.brin_minmax_opcinfo(internal),
+    FUNCTION 2 pg_catalog.brin_minmax_add_value(internal, internal, internal, internal),
+    FUNCTION 3 pg_catalog.brin_minmax_consistent(internal, internal, internal),
+    FUNCTION 4 pg_catalog.brin_minmax_union(internal, internal, internal);
+
+CREATE OPERATOR CLASS base36_128_minmax_ops DEFAULT FOR TYPE base36_128 USING brin AS
+    OPERATOR 1 <,
+    OPERATOR 2 <=,
+    OPERATOR 3 =,
+    OPERATOR 4 >=,
+    OPERATOR 5 >,
+    FUNCTION 1 pg_catalog.brin_minmax_opcinfo(internal),
+    FUNCTION 2 pg_catalog.brin_minmax_add_value(internal, internal, internal, internal),
+    FUNCTION 3 pg_catalog.brin_minmax_consistent(internal, internal, internal),
+    FUNCTION 4 pg_catalog.brin_minmax_union(internal, internal, internal);
+
 -- min() / max(), with sort operators so the planner can answer them from a btree index.
 CREATE FUNCTION base36_64_smaller(base36_64, base36_64) RETURNS base36_64
     AS 'int8smaller' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;

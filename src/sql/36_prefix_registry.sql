@@ -1,7 +1,6 @@
 -------------------------------------------------------------------------------
 -- The functions of the prefix registry: prefix_register(), prefix_unregister(), prefix_owner(),
--- gen_prefixed(). Written with CREATE OR REPLACE: the install script and the 0.1.0 -> 0.2.0
--- upgrade script share them.
+-- gen_prefixed(). Written with CREATE OR REPLACE, so an upgrade script can include this file.
 --
 -- None of them names the registry or another function of the extension in text resolved when it
 -- runs (0.1.0 did, as @extschema@.<name>): the owner of the extension's schema (public belongs to

@@ -1,6 +1,5 @@
 -------------------------------------------------------------------------------
--- base62: fixed-width base62 text (0-9A-Za-z) for 64- and 128-bit IDs. Only new objects: this
--- file is part of the install script and included as is in the 0.1.0 -> 0.2.0 upgrade script.
+-- base62: fixed-width base62 text (0-9A-Za-z) for 64- and 128-bit IDs.
 --
 -- Two types whose text form is base62 and whose storage is the number itself, as base36's:
 --   base62_64   an int8 by value, 0 .. 2^63-1 (every bigint >= 0, every snowflake); 11 characters

@@ -1,7 +1,5 @@
 -------------------------------------------------------------------------------
--- IDs that look random: a keyed permutation of [1, N], NIST FF1 (SP 800-38G) over AES-128. Only
--- new objects: this file is part of the install script and included as is in the 0.1.0 -> 0.2.0
--- upgrade script.
+-- IDs that look random: a keyed permutation of [1, N], NIST FF1 (SP 800-38G) over AES-128.
 --
 -- Keys are rows of permute_keys: 16 bytes from the server's CSPRNG (never passed in SQL), the
 -- domain N (at least 10^6) and the default tweak (the key's name unless given). The table is an
@@ -9,13 +7,24 @@
 -- or that issued new IDs under another key, would lose data); only superusers read it. The
 -- permutation functions read it in C, found through the extension; EXECUTE on them is granted to no
 -- one by default.
+--
+-- No error prints a key. A failed CHECK or NOT NULL constraint reports the whole row ("Failing
+-- row contains (...)") to the client and into the server log, the key included: the constraints
+-- on the values are a BEFORE trigger instead (permute_keys_check), which raises the same SQLSTATEs
+-- (23502 for a NULL, 23514 for a value out of bounds) naming the column, never a value. NOT NULL
+-- stays, as a backstop that the trigger's NULL checks come before.
+--
+-- Every change to a key reaches every session's key cache (src/pg/registries/permute.cpp):
+-- ENABLE ORIGIN triggers do not fire under session_replication_role = replica, and logical
+-- replication's apply worker fires row triggers only. So a row trigger and a statement one (for
+-- TRUNCATE) send the invalidation, and they and the check fire ALWAYS.
 -------------------------------------------------------------------------------
 
 CREATE TABLE permute_keys (
-    name       text COLLATE "C" PRIMARY KEY CHECK (pg_catalog.octet_length(name) BETWEEN 1 AND 63),
-    key        bytea NOT NULL CHECK (pg_catalog.length(key) = 16),
-    domain     bigint NOT NULL CHECK (domain >= 1000000),
-    tweak      text COLLATE "C" NOT NULL CHECK (pg_catalog.octet_length(tweak) <= 256),
+    name       text COLLATE "C" PRIMARY KEY,
+    key        bytea NOT NULL,
+    domain     bigint NOT NULL,
+    tweak      text COLLATE "C" NOT NULL,
     created_at timestamptz NOT NULL DEFAULT pg_catalog.now()
 );
 COMMENT ON TABLE permute_keys IS 'keys of id_permute(): AES-128 key, domain [1, domain], default tweak; superusers only';
@@ -30,6 +39,55 @@ REVOKE ALL ON FUNCTION id_permute_keys_changed() FROM PUBLIC;
 -- Every change to a key, in any session, reaches every session's cache.
 CREATE TRIGGER permute_keys_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON permute_keys
     FOR EACH STATEMENT EXECUTE FUNCTION id_permute_keys_changed();
+
+-- The checks of a key's values, reported without the row.
+CREATE FUNCTION id_permute_keys_check() RETURNS trigger
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bad text;
+    rule text;
+BEGIN
+    bad := CASE WHEN NEW.name IS NULL THEN 'name' WHEN NEW.key IS NULL THEN 'key'
+                WHEN NEW.domain IS NULL THEN 'domain' WHEN NEW.tweak IS NULL THEN 'tweak'
+                WHEN NEW.created_at IS NULL THEN 'created_at' END;
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION 'null value in column "%" of relation "permute_keys" violates not-null constraint', bad
+            USING ERRCODE = '23502', SCHEMA = TG_TABLE_SCHEMA, TABLE = TG_TABLE_NAME, COLUMN = bad;
+    END IF;
+    IF pg_catalog.octet_length(NEW.name) NOT BETWEEN 1 AND 63 THEN
+        bad := 'name';
+        rule := 'A key name is 1 to 63 bytes.';
+    ELSIF pg_catalog.length(NEW.key) OPERATOR(pg_catalog.<>) 16 THEN
+        bad := 'key';
+        rule := 'A key is 16 bytes.';
+    ELSIF NEW.domain OPERATOR(pg_catalog.<) 1000000 THEN
+        bad := 'domain';
+        rule := 'A domain is at least 1000000.';
+    ELSIF pg_catalog.octet_length(NEW.tweak) OPERATOR(pg_catalog.>) 256 THEN
+        bad := 'tweak';
+        rule := 'A tweak is at most 256 bytes.';
+    END IF;
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION 'new row for relation "permute_keys" violates the check on column "%"', bad
+            USING ERRCODE = '23514', DETAIL = rule, SCHEMA = TG_TABLE_SCHEMA, TABLE = TG_TABLE_NAME, COLUMN = bad;
+    END IF;
+    RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION id_permute_keys_check() IS 'trigger on permute_keys: its checks, reported without the row (which holds the key)';
+REVOKE ALL ON FUNCTION id_permute_keys_check() FROM PUBLIC;
+CREATE TRIGGER permute_keys_check BEFORE INSERT OR UPDATE ON @extschema@.permute_keys
+    FOR EACH ROW EXECUTE FUNCTION @extschema@.id_permute_keys_check();
+
+-- Both triggers send the invalidation; they and the check fire ALWAYS.
+CREATE TRIGGER permute_keys_row_changed AFTER INSERT OR UPDATE OR DELETE ON @extschema@.permute_keys
+    FOR EACH ROW EXECUTE FUNCTION @extschema@.id_permute_keys_changed();
+ALTER TABLE @extschema@.permute_keys
+    ENABLE ALWAYS TRIGGER permute_keys_check,
+    ENABLE ALWAYS TRIGGER permute_keys_changed,
+    ENABLE ALWAYS TRIGGER permute_keys_row_changed;
 
 CREATE FUNCTION id_permute_new_key() RETURNS bytea
     AS 'MODULE_PATHNAME', 'id_permute_new_key' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;

@@ -1,6 +1,5 @@
 -------------------------------------------------------------------------------
--- objectid: MongoDB's ObjectId (BSON type 0x07). Only new objects: this file is part of the
--- install script and included as is in the 0.1.0 -> 0.2.0 upgrade script.
+-- objectid: MongoDB's ObjectId (BSON type 0x07).
 --
 -- 12 bytes: 4-byte big-endian Unix seconds (unsigned), a 5-byte random value per process (drawn in
 -- each backend, never inherited across fork()), a 3-byte big-endian counter that starts at a random

@@ -1,9 +1,9 @@
 -------------------------------------------------------------------------------
--- TraceId and DecimalId (added in 0.2.0; shared with the upgrade script, hence CREATE OR REPLACE).
--- Both are bigints.
+-- TraceId and DecimalId. Both are bigints.
 --   TraceId   Unix seconds mod 2^25 << 38 | node (id_gen.node_id) << 22 | counter (>= 1): unique
 --             within one 2^25 s period (about 388 days); its time is read near a reference time.
 --   DecimalId counter * 10^10 + generator * 10^5 + launch (id_gen.launch_id), c...cggggglllll.
+-- Most are written with CREATE OR REPLACE, so an upgrade script can include them.
 -------------------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION gen_trace_id() RETURNS bigint
     AS 'MODULE_PATHNAME', 'gen_trace_id' LANGUAGE C VOLATILE PARALLEL UNSAFE;
@@ -25,6 +25,27 @@ CREATE OR REPLACE FUNCTION trace_id_is_valid(id bigint, reference timestamptz DE
                                              max_skew interval DEFAULT '1 day') RETURNS boolean
     AS 'MODULE_PATHNAME', 'trace_id_is_valid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION trace_id_is_valid(bigint, timestamptz, interval) IS 'whether a bigint can be a TraceId issued within max_skew of the reference time (positive, counter not 0)';
+
+-- TraceId has the tools snowflakes and shards have:
+--   trace_id_lower(at), trace_id_upper(at)   the smallest and largest TraceId of the second
+--       containing `at`: range scans over one period, for example
+--       WHERE trace_id BETWEEN trace_id_lower(a) AND trace_id_upper(b)
+--   trace_id_raise_mark(above)   gen_trace_id() issues only IDs of later seconds than `above`
+--       (read in the period nearest the clock) from now on, for IDs carried in by a dump.
+--       Superuser only by default: the mark is shared by every database of the server and never
+--       moves back.
+CREATE FUNCTION trace_id_lower(at timestamptz) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'trace_id_lower' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION trace_id_lower(timestamptz) IS 'smallest TraceId of the second containing the given time';
+
+CREATE FUNCTION trace_id_upper(at timestamptz) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'trace_id_upper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION trace_id_upper(timestamptz) IS 'largest TraceId of the second containing the given time';
+
+CREATE FUNCTION trace_id_raise_mark(above bigint) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'trace_id_raise_mark' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION trace_id_raise_mark(bigint) IS 'makes gen_trace_id() issue only IDs of later seconds than the given one from now on; returns the high-water mark';
+REVOKE ALL ON FUNCTION trace_id_raise_mark(bigint) FROM PUBLIC;
 
 CREATE OR REPLACE FUNCTION gen_decimal_id() RETURNS bigint
     AS 'MODULE_PATHNAME', 'gen_decimal_id' LANGUAGE C VOLATILE PARALLEL UNSAFE;

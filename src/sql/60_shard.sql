@@ -45,5 +45,15 @@ CREATE FUNCTION shard_id_time(id bigint, epoch timestamptz) RETURNS timestamptz
 COMMENT ON FUNCTION shard_id_shard(bigint) IS 'shard number (13 bits) inside a shard ID';
 COMMENT ON FUNCTION shard_id_sequence(bigint) IS 'sequence number (10 bits) inside a shard ID';
 COMMENT ON FUNCTION shard_id_time(bigint, timestamptz) IS 'millisecond time inside a shard ID, given the shard''s epoch';
+-- Range helpers of shard IDs, for any shard epoch (a custom layout for snowflake_lower/upper()
+-- is capped at 63 bits of widths; the shard layout's are 41 + 13 + 10, the time's top bit never
+-- set): every shard ID, of any shard, issued in the millisecond containing `at` lies in
+-- [shard_id_lower(at, epoch), shard_id_upper(at, epoch)].
+CREATE FUNCTION shard_id_lower(at timestamptz, epoch timestamptz) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'shard_id_lower' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION shard_id_upper(at timestamptz, epoch timestamptz) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'shard_id_upper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION shard_id_lower(timestamptz, timestamptz) IS 'smallest shard ID (any shard) of the millisecond containing the given time, given the shard epoch';
+COMMENT ON FUNCTION shard_id_upper(timestamptz, timestamptz) IS 'largest shard ID (any shard) of the millisecond containing the given time, given the shard epoch';
 -- shard_id_time(bigint), which reads the registry, and create_shard(), drop_shard(),
 -- rename_shard(): see 61_shard_admin.sql.

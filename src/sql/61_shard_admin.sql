@@ -1,7 +1,7 @@
 -------------------------------------------------------------------------------
 -- Shard functions that read or write the registry: shard_id_time(bigint), and the superuser-only
--- create_shard(), drop_shard(), rename_shard(). Written with CREATE OR REPLACE: the install
--- script and the 0.1.0 -> 0.2.0 upgrade script share them.
+-- create_shard(), drop_shard(), rename_shard(). Written with CREATE OR REPLACE, so an upgrade
+-- script can include this file.
 --
 -- The superuser-only ones run as a superuser, so they trust nothing a lesser role can change:
 -- * the extension's schema, whose objects they name as @extschema@.<name>, must still be the

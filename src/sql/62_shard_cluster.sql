@@ -13,16 +13,24 @@
 -- sequence numbers seq_lo .. seq_lo + 2^seq_bits - 1 only, from valid_from on. Blocks of a shard
 -- never overlap (shard_cluster_sync() grants them), so IDs issued on different nodes differ in
 -- their bits whatever the time: no round trip per ID, and none per block once granted.
+-- A block belongs to a Citus node, not to a setting: node_group is the Citus group (its group id
+-- in pg_dist_node; 0 the coordinator) the block was granted to; next_id() on a Citus node issues
+-- only from a block of its id_gen.node_id granted to its own group (pg_dist_local_group), and
+-- refuses (55000, naming both groups) a block of its node id granted to another. NULL for a grant
+-- of 0.2.0: the coordinator records the group of the first node that asks for it
+-- (shard_cluster_grant_blocks()).
 CREATE TABLE shard_blocks (
     shard int4 NOT NULL REFERENCES shard_registry (shard) ON DELETE CASCADE,
     node_id int4 NOT NULL CHECK (node_id BETWEEN 0 AND 65535),
     seq_lo int4 NOT NULL,
     seq_bits int4 NOT NULL CHECK (seq_bits BETWEEN 0 AND 10),
     valid_from timestamptz NOT NULL CHECK (isfinite(valid_from)),
+    node_group int4,
     PRIMARY KEY (shard, node_id),
     CHECK (seq_lo >= 0 AND seq_lo + (1 << seq_bits) <= 1024 AND seq_lo % (1 << seq_bits) = 0)
 );
 COMMENT ON TABLE shard_blocks IS 'blocks of each shard''s sequence field held by the nodes of a cluster (maintained by shard_cluster_sync)';
+COMMENT ON COLUMN shard_blocks.node_group IS 'the Citus group the block was granted to (NULL: granted by 0.2.0, claimed by the first node of that node id that asks)';
 SELECT pg_catalog.pg_extension_config_dump('shard_blocks', '');
 REVOKE ALL ON shard_blocks FROM PUBLIC;
 GRANT SELECT ON shard_blocks TO PUBLIC;

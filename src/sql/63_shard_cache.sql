@@ -1,12 +1,13 @@
 -------------------------------------------------------------------------------
--- 0.3.0: what keeps every backend's cache of shard_registry and shard_blocks current fires in
--- every session_replication_role. Included as is in the 0.2.0 -> 0.3.0 upgrade script.
+-- What keeps every backend's cache of shard_registry and shard_blocks current fires in every
+-- session_replication_role.
 --
--- next_id() trusts its cached rows only after taking its locks (shard.cpp); a change invalidates the caches when it commits, through
--- shard_registry_changed(). The statement triggers (62_shard_cluster.sql) were ENABLE ORIGIN:
--- silent under session_replication_role = replica, which is how logical replication applies
--- changes, and the apply worker fires row triggers only. Row triggers are added, and all of them
--- fire always. The guard against updating a shard's number, schema or epoch fires always too.
+-- next_id() trusts its cached rows only after taking its locks (shard.cpp); a change invalidates
+-- the caches when it commits, through shard_registry_changed(). ENABLE ORIGIN triggers are silent
+-- under session_replication_role = replica, which is how logical replication applies changes, and
+-- the apply worker fires row triggers only: so row triggers join the statement triggers of
+-- 62_shard_cluster.sql, and all of them fire always. The guard against updating a
+-- shard's number, schema or epoch fires always too.
 --
 -- next_id() locks its shard, not the tables: it holds AccessShareLock on both tables and a
 -- ShareLock on a lock object of its shard's number (shard.cpp). shard_rows_lock(), a BEFORE ROW

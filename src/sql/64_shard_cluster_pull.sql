@@ -1,6 +1,6 @@
 -------------------------------------------------------------------------------
--- 0.3.0: a node added to a Citus cluster is ready without an id_gen call. Included as is in the
--- 0.2.0 -> 0.3.0 upgrade script (every definition here is CREATE OR REPLACE).
+-- A node added to a Citus cluster is ready without an id_gen call. Every definition here is
+-- CREATE OR REPLACE, so an upgrade script can include this file.
 --
 -- The coordinator stays the one authority for every shard's blocks (62_shard_cluster.sql). What
 -- changes is who asks: a worker whose next_id() finds no registry row for its schema, or no block
@@ -360,9 +360,7 @@ REVOKE ALL ON FUNCTION shard_cluster_sync(int4) FROM PUBLIC;
 -- never updated: see shard_registry_guard). Without temporary tables (a worker applies a copy
 -- inside a transaction Citus prepares for two-phase commit, and PREPARE refuses a transaction
 -- that touched temporary tables), and tolerant of a concurrent copy of the same rows. With
--- `lock_timeout`, it gives up (55P03) unless it gets its locks within that time. 0.2.0's
--- shard_cluster_apply(jsonb) is this function with the default.
-DROP FUNCTION IF EXISTS shard_cluster_apply(jsonb);
+-- `lock_timeout`, it gives up (55P03) unless it gets its locks within that time.
 CREATE OR REPLACE FUNCTION shard_cluster_apply(snapshot jsonb, lock_timeout text DEFAULT NULL) RETURNS int4
     LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
     SET search_path = pg_catalog, pg_temp

@@ -1,6 +1,5 @@
 -------------------------------------------------------------------------------
--- ksuid: Segment's K-Sortable Unique IDentifier. Only new objects: this file is part of the
--- install script and included as is in the 0.2.0 -> 0.3.0 upgrade script.
+-- ksuid: Segment's K-Sortable Unique IDentifier.
 --
 -- 20 bytes: a 4-byte big-endian count of seconds since the KSUID epoch 1,400,000,000
 -- (2014-05-13 16:53:20 UTC), then a 16-byte payload (CSPRNG). Text is 27 base62 characters

@@ -1,6 +1,5 @@
 -------------------------------------------------------------------------------
--- rsxid: the xid format of the Go package rs/xid. Only new objects: this file is part of the
--- install script and included as is in the 0.2.0 -> 0.3.0 upgrade script.
+-- rsxid: the xid format of the Go package rs/xid.
 --
 -- The type is not called xid: pg_catalog.xid is PostgreSQL's transaction ID type, and pg_catalog
 -- is searched first, so '...'::xid would never reach a type of that name. The generator and the

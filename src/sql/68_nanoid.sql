@@ -1,5 +1,5 @@
 -------------------------------------------------------------------------------
--- NanoID (0.3.0): random text over an alphabet, uniform by mask-and-reject sampling, from the
+-- NanoID: random text over an alphabet, uniform by mask-and-reject sampling, from the
 -- backend's block-buffered kernel CSPRNG. No type: NanoIDs are opaque text.
 -------------------------------------------------------------------------------
 

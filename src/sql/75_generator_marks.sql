@@ -1,6 +1,6 @@
 -------------------------------------------------------------------------------
--- Raising a generator's high-water mark above IDs it did not issue here (added in 0.2.0; shared
--- with the upgrade script, hence CREATE OR REPLACE). After a dump is restored on another server,
+-- Raising a generator's high-water mark above IDs it did not issue here (CREATE OR REPLACE, so an
+-- upgrade script can include this file). After a dump is restored on another server,
 -- or after pg_upgrade when the old data directory's pg_idgen/ was not copied, the generators start
 -- at this server's clock, which may be behind IDs the old server issued (its clock was ahead):
 --   SELECT snowflake_raise_mark(max(id)) FROM orders;

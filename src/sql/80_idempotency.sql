@@ -1,6 +1,5 @@
 -------------------------------------------------------------------------------
--- Idempotent requests: a store of idempotency keys (request IDs). New in 0.2.0: this file is part
--- of the install script and included as is in the 0.1.0 -> 0.2.0 upgrade script.
+-- Idempotent requests: a store of idempotency keys (request IDs).
 --
 -- A key belongs to the role that used it (current_user at the call), a scope of the caller's
 -- choice and the key text. The role is stored by name and by OID (as regrole, which pg_dump writes
@@ -8,8 +7,8 @@
 -- only when both match, so a new role given a dropped or renamed role's name does not inherit its
 -- keys. The table is the extension owner's and no other role has a privilege on it. The
 -- functions are C: they read current_user themselves, so a caller cannot name another role, and
--- read and write the table found by OID from pg_extension (since 0.3.0 through the executor's
--- single-row path, as the logical replication apply worker writes), so no SQL text is resolved by
+-- read and write the table found by OID from pg_extension (through the executor's single-row
+-- path, as the logical replication apply worker writes), so no SQL text is resolved by
 -- name, or planned, while a request runs.
 -------------------------------------------------------------------------------
 
@@ -73,3 +72,11 @@ COMMENT ON FUNCTION idempotency_fingerprint(jsonb, text[]) IS 'SHA-256 (hex) of 
 REVOKE ALL ON FUNCTION idempotency_begin(text, text, text, boolean, text, interval, interval) FROM PUBLIC;
 REVOKE ALL ON FUNCTION idempotency_finish(text, text, jsonb, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION idempotency_recovery_point(text, text, text, text) FROM PUBLIC;
+
+-- Purges: a call is one bounded step of a purge round (at most batch_size keys deleted, at most
+-- ten rows examined per key of batch_size) and says whether the round is done.
+CREATE FUNCTION idempotency_purge(older_than interval DEFAULT NULL, batch_size integer DEFAULT 1000,
+                                  OUT deleted bigint, OUT done boolean)
+    AS 'MODULE_PATHNAME', 'idempotency_purge' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION idempotency_purge(interval, integer) IS 'delete expired (and with older_than idle) idempotency keys, one bounded step of a round per call: how many, and whether the round is done';
+REVOKE ALL ON FUNCTION idempotency_purge(interval, integer) FROM PUBLIC;

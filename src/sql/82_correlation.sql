@@ -1,7 +1,5 @@
-
 -------------------------------------------------------------------------------
--- Correlation IDs (added in 0.2.0; only new objects: this file is part of the install script and
--- included as is in the 0.1.0 -> 0.2.0 upgrade script). The setting id_gen.correlation_id is
+-- Correlation IDs. The setting id_gen.correlation_id is
 -- defined by the library; these functions read and change it. Every function that can set it is
 -- VOLATILE and PARALLEL UNSAFE (a parameter cannot be set during a parallel operation).
 -------------------------------------------------------------------------------

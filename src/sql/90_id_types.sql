@@ -1,8 +1,8 @@
 -------------------------------------------------------------------------------
 -- One ID type per entity: create_id_type('account_id', kind => 'ulid', prefix => 'acct') makes a
 -- base type of its own, so that comparing an account's ID with an order's fails when the query is
--- planned (42883) instead of returning nothing. Written with CREATE OR REPLACE: the install script
--- and the 0.1.0 -> 0.2.0 upgrade script share it.
+-- planned (42883) instead of returning nothing. Written with CREATE OR REPLACE, so an upgrade
+-- script can include this file.
 --
 -- A created type and its objects are not members of the extension (they are made at run time, as
 -- a shard's next_id() is): pg_dump dumps them as ordinary objects, in pre-data. Their functions
@@ -355,7 +355,7 @@ COMMENT ON FUNCTION id_type_drop(regtype, boolean) IS 'internal to drop_id_type(
 REVOKE ALL ON FUNCTION id_type_drop(regtype, boolean) FROM PUBLIC;
 
 -------------------------------------------------------------------------------
--- 0.3.0: created types on a Citus cluster. Citus creates the types of a distributed table's
+-- Created types on a Citus cluster. Citus creates the types of a distributed table's
 -- columns on every node only when it knows how: enum, composite and domain types, and the objects
 -- of an extension, which it makes by creating the extension. A created type is a base type, so
 -- on a database with Citus, create_id_type() makes it and everything it made for it members of

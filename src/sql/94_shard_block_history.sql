@@ -1,7 +1,7 @@
 -------------------------------------------------------------------------------
--- 0.3.0: the history of block grants (see 64_shard_cluster_pull.sql). A file of its own, sorted
--- after every configuration table of 0.2.0 and included last by the 0.2.0 -> 0.3.0 upgrade
--- script, so that a fresh install and an update list the configuration tables in one order.
+-- The history of block grants (see 64_shard_cluster_pull.sql) and this node's confirmed identity.
+-- A piece of its own, after 90_id_types.sql: shard_block_history is a configuration table added
+-- after those of 90_id_types.sql (README.md: configuration tables).
 -------------------------------------------------------------------------------
 
 -- Every block ever granted on this node (the coordinator's grants; kept when drop_shard() drops
@@ -25,34 +25,7 @@ COMMENT ON TABLE shard_block_history IS 'every block of a shard''s sequence fiel
 SELECT pg_catalog.pg_extension_config_dump('shard_block_history', '');
 REVOKE ALL ON shard_block_history FROM PUBLIC;
 GRANT SELECT ON shard_block_history TO PUBLIC;
--- A 0.2.0 cluster's grants so far.
-INSERT INTO shard_block_history (shard, node_id, seq_lo, seq_bits)
-    SELECT b.shard, b.node_id, b.seq_lo, b.seq_bits FROM shard_blocks b ON CONFLICT DO NOTHING;
-
--- 0.3.0: a block belongs to a Citus node, not to a setting. node_group is the Citus group (its
--- group id in pg_dist_node; 0 the coordinator) the block was granted to; next_id() on a Citus node
--- issues only from a block of its id_gen.node_id granted to its own group (pg_dist_local_group),
--- and refuses (55000, naming both groups) a block of its node id granted to another. NULL for a
--- grant of 0.2.0: the coordinator records the group of the first node that asks for it
--- (shard_cluster_grant_blocks()).
-ALTER TABLE shard_blocks ADD COLUMN node_group int4;
-COMMENT ON COLUMN shard_blocks.node_group IS 'the Citus group the block was granted to (NULL: granted by 0.2.0, claimed by the first node of that node id that asks)';
--- The coordinator's own blocks of 0.2.0 are its group's (0): it never asks anyone.
-DO $$
-BEGIN
-    IF EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus')
-       AND pg_catalog.current_setting('id_gen.node_id', true) ~ '^[0-9]+$' THEN
-        EXECUTE $q$UPDATE @extschema@.shard_blocks SET node_group = 0
-                    WHERE node_group IS NULL AND node_id = pg_catalog.current_setting('id_gen.node_id')::int4
-                      AND (SELECT g.groupid FROM pg_catalog.pg_dist_local_group g) = 0$q$;
-        EXECUTE $q$UPDATE @extschema@.shard_block_history SET node_group = 0
-                    WHERE node_group IS NULL AND node_id = pg_catalog.current_setting('id_gen.node_id')::int4
-                      AND (SELECT g.groupid FROM pg_catalog.pg_dist_local_group g) = 0$q$;
-    END IF;
-END
-$$;
-
--- 0.3.0: the identity of this node as the coordinator confirmed it: its Citus group and
+-- The identity of this node as the coordinator confirmed it: its Citus group and
 -- id_gen.node_id. UNLOGGED, so that pg_basebackup does not copy its rows and a crash empties it:
 -- a copy of a worker started as a server of its own has the worker's group, blocks and settings,
 -- and nothing else tells the two apart. Written only by shard_cluster_identify(), which the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The source layout's maps, TAP. Under src/ and include/ (the SQL pieces in src/sql and
-# src/update aside), each folder that holds files has a README.md whose table lists each of them,
+# The source layout's maps, TAP. Under src/ and include/ (the upgrade script in src/update
+# aside), each folder that holds files has a README.md whose table lists each of them,
 # a row per file or per header and its source (the names in backticks in the row's first cell),
 # and lists nothing that is not there; a folder's README that lists folders (`name/`) lists each
 # of its folders. Also the sizes docs/contributing.md promises a reader: no such folder holds more
@@ -24,8 +24,8 @@ if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
   files() { (cd "$ROOT" && find "$@" -type f | sed 's|^\./||' | sort); }
 fi
-# The files the maps cover: src/ and include/ but the SQL pieces, and the maps themselves.
-mapped=$(files src include | grep -Ev '^src/(sql|update)/' | grep -v '/README\.md$' | sort)
+# The files the maps cover: src/ and include/ but the upgrade script, and the maps themselves.
+mapped=$(files src include | grep -Ev '^src/update/' | grep -v '/README\.md$' | sort)
 # Folders holding such files (the parents of folders holding files count too).
 folders=$(printf '%s\n' "$mapped" | sed -n 's|/[^/]*$||p' |
   awk -F/ '{ p = $1; print p; for (i = 2; i <= NF; i++) { p = p "/" $i; print p } }' | sort -u |

@@ -5,9 +5,10 @@
 # packages built, installed, tested and purged (deb_test.sh), the release archive
 # (dist_test.sh), the writers of bench/report.sh on saved raw output
 # (bench_report_test.sh), the test command's server log check on saved log lines
-# (server_logs_test.sh), and the source layout's maps, every folder's README.md listing its files
-# (layout_test.sh). Ends with "N passed, N failed" like the test command.
-#   PG_CONFIG, IDGEN_DEMO_PORT   passed on to demo_test.sh
+# (server_logs_test.sh), the install script built from src/sql against the newest released one
+# (install_script_test.pl), and the source layout's maps, every folder's README.md listing its
+# files (layout_test.sh). Ends with "N passed, N failed" like the test command.
+#   PG_CONFIG, IDGEN_DEMO_PORT   passed on to demo_test.sh (PG_CONFIG also to install_script_test.pl)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 log=$(mktemp)
@@ -30,6 +31,8 @@ timeout -k 10 120 "$here/bench_report_test.sh" 2>&1 | tee -a "$log"
 bench_report_rc=${PIPESTATUS[0]}
 timeout -k 10 120 "$here/server_logs_test.sh" 2>&1 | tee -a "$log"
 server_logs_rc=${PIPESTATUS[0]}
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config} timeout -k 10 120 perl "$here/install_script_test.pl" 2>&1 | tee -a "$log"
+install_script_rc=${PIPESTATUS[0]}
 timeout -k 10 120 "$here/layout_test.sh" 2>&1 | tee -a "$log"
 layout_rc=${PIPESTATUS[0]}
 p=$(grep -cE '^ok [0-9]+' "$log")
@@ -42,6 +45,7 @@ if [ "$deb_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 if [ "$dist_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 if [ "$bench_report_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 if [ "$server_logs_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
+if [ "$install_script_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 if [ "$layout_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 echo "$p passed, $f failed"
 [ "$f" -eq 0 ]

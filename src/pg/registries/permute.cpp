@@ -93,7 +93,7 @@ struct Table {
 
 // The cache: what makes it current.
 //  * Every change to permute_keys (INSERT, UPDATE, DELETE, TRUNCATE) sends a relcache invalidation
-//    for the table: ENABLE ALWAYS triggers (92_permute_keys_0_3.sql), a row one and a statement
+//    for the table: ENABLE ALWAYS triggers (56_permute.sql), a row one and a statement
 //    one, so they fire in replica mode too, which is how logical replication applies rows (its
 //    apply worker fires row triggers only). TRUNCATE also sends one of its own.
 //  * Every call of the permutation processes the queued invalidations first

@@ -194,7 +194,7 @@ text* registered_owner(const Registry& reg, text* prefix, Snapshot snapshot) {
 
 // The prefixes gen_prefixed() found registered, per backend. What keeps it current:
 //  * Every change to prefix_registry (INSERT, UPDATE, DELETE, TRUNCATE) sends a relcache
-//    invalidation for the registry: ENABLE ALWAYS triggers (93_prefix_registry_0_3.sql), a row one
+//    invalidation for the registry: ENABLE ALWAYS triggers (35_prefixed.sql), a row one
 //    and a statement one, so they fire in replica mode too, which is how logical replication
 //    applies rows (its apply worker fires row triggers only).
 //  * The cache is used only while both triggers are there as that file creates them: at 0.2.0
@@ -315,7 +315,7 @@ bool sends_invalidation(const Trigger& t, Oid extnsp, bool row, int events) {
 }
 
 // Whether every change to the registry sends its relcache invalidation from every session: both
-// triggers of 93_prefix_registry_0_3.sql are there, ENABLE ALWAYS. Read from a copy of the
+// triggers of 35_prefixed.sql are there, ENABLE ALWAYS. Read from a copy of the
 // relcache entry's triggers (the caller holds the registry locked): sends_invalidation()'s catalog
 // lookups can process invalidations, and one for the registry (any session's prefix_register()
 // sends one) rebuilds its relcache entry and frees the trigdesc it had, as the executor's own

@@ -1,36 +1,12 @@
 -------------------------------------------------------------------------------
--- Additions of 0.2.0 to the types' SQL surface. Only new objects: this file is part of the install
--- script and included as is in the 0.1.0 -> 0.2.0 upgrade script.
+-- snowflake compared with bigint, and integer -> snowflake. The btree family snowflake_ops
+-- (50_snowflake.sql) holds the cross-type operators and int8's own, so it is complete.
 -------------------------------------------------------------------------------
-
--- BRIN minmax operator classes for the base36 types (ulid and snowflake have theirs): the btree
--- operators of each type, with the built-in minmax support functions.
-CREATE OPERATOR CLASS base36_64_minmax_ops DEFAULT FOR TYPE base36_64 USING brin AS
-    OPERATOR 1 <,
-    OPERATOR 2 <=,
-    OPERATOR 3 =,
-    OPERATOR 4 >=,
-    OPERATOR 5 >,
-    FUNCTION 1 pg_catalog.brin_minmax_opcinfo(internal),
-    FUNCTION 2 pg_catalog.brin_minmax_add_value(internal, internal, internal, internal),
-    FUNCTION 3 pg_catalog.brin_minmax_consistent(internal, internal, internal),
-    FUNCTION 4 pg_catalog.brin_minmax_union(internal, internal, internal);
-
-CREATE OPERATOR CLASS base36_128_minmax_ops DEFAULT FOR TYPE base36_128 USING brin AS
-    OPERATOR 1 <,
-    OPERATOR 2 <=,
-    OPERATOR 3 =,
-    OPERATOR 4 >=,
-    OPERATOR 5 >,
-    FUNCTION 1 pg_catalog.brin_minmax_opcinfo(internal),
-    FUNCTION 2 pg_catalog.brin_minmax_add_value(internal, internal, internal, internal),
-    FUNCTION 3 pg_catalog.brin_minmax_consistent(internal, internal, internal),
-    FUNCTION 4 pg_catalog.brin_minmax_union(internal, internal, internal);
 
 -- snowflake compared with bigint, both ways, so `WHERE id = 2124948553146044416` (and an integer
 -- literal, through int4 -> int8) works and uses a btree index on a snowflake column. The bytes
 -- are an int8's, so the built-in int8 functions serve. In the btree family snowflake_ops, which
--- an index scan needs; not HASHES or MERGES (the family has no bigint-bigint operators).
+-- an index scan needs; not HASHES or MERGES.
 CREATE FUNCTION snowflake_eq_int8(snowflake, bigint) RETURNS bool AS 'int8eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION snowflake_ne_int8(snowflake, bigint) RETURNS bool AS 'int8ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION snowflake_lt_int8(snowflake, bigint) RETURNS bool AS 'int8lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
@@ -109,19 +85,23 @@ ALTER OPERATOR FAMILY snowflake_ops USING btree ADD
     OPERATOR 5 > (bigint, snowflake),
     FUNCTION 1 (bigint, snowflake) int8_cmp_snowflake(bigint, snowflake);
 
+-- snowflake_ops (btree) also holds int8's own comparison, (bigint, bigint). A scan of a
+-- snowflake index for `id = ANY($1::bigint[])` or `id IN (1::bigint, 2::bigint)` sorts and
+-- deduplicates the bigint array with the family's (bigint, bigint) comparison function (XX000
+-- "missing support function 1(20,20)" without it). A snowflake's order is its int8 order, so
+-- int8's built-in operators and btint8cmp agree with every other member; with them the family is
+-- complete (amvalidate() is true: every pair of snowflake and bigint has all five operators and a
+-- comparison function).
+ALTER OPERATOR FAMILY snowflake_ops USING btree ADD
+    OPERATOR 1 pg_catalog.< (bigint, bigint),
+    OPERATOR 2 pg_catalog.<= (bigint, bigint),
+    OPERATOR 3 pg_catalog.= (bigint, bigint),
+    OPERATOR 4 pg_catalog.>= (bigint, bigint),
+    OPERATOR 5 pg_catalog.> (bigint, bigint),
+    FUNCTION 1 (bigint, bigint) pg_catalog.btint8cmp(bigint, bigint);
+
 -- integer -> snowflake, explicit and checked like bigint -> snowflake, so 1::snowflake works.
 CREATE FUNCTION snowflake(integer) RETURNS snowflake
     AS 'MODULE_PATHNAME', 'snowflake_from_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION snowflake(integer) IS 'integer to snowflake; 22003 unless the value is at least 1';
 CREATE CAST (integer AS snowflake) WITH FUNCTION snowflake(integer);
-
--- Range helpers of shard IDs, for any shard epoch (a custom layout for snowflake_lower/upper()
--- is capped at 63 bits of widths; the shard layout's are 41 + 13 + 10, the time's top bit never
--- set): every shard ID, of any shard, issued in the millisecond containing `at` lies in
--- [shard_id_lower(at, epoch), shard_id_upper(at, epoch)].
-CREATE FUNCTION shard_id_lower(at timestamptz, epoch timestamptz) RETURNS bigint
-    AS 'MODULE_PATHNAME', 'shard_id_lower' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION shard_id_upper(at timestamptz, epoch timestamptz) RETURNS bigint
-    AS 'MODULE_PATHNAME', 'shard_id_upper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION shard_id_lower(timestamptz, timestamptz) IS 'smallest shard ID (any shard) of the millisecond containing the given time, given the shard epoch';
-COMMENT ON FUNCTION shard_id_upper(timestamptz, timestamptz) IS 'largest shard ID (any shard) of the millisecond containing the given time, given the shard epoch';

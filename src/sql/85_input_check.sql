@@ -1,7 +1,6 @@
 -------------------------------------------------------------------------------
 -- Input validity checks: PostgreSQL 16's pg_input_is_valid() and pg_input_error_info() on every
--- server version (15 has neither), for any type. Only new objects: this file is part of the
--- install script and included as is in the 0.1.0 -> 0.2.0 upgrade script.
+-- server version (15 has neither), for any type.
 -- STABLE as core's (an input function may read settings, such as timestamptz's TimeZone).
 -- PARALLEL UNSAFE unlike core's: on 15 the input function runs inside a subtransaction, which
 -- cannot start in parallel mode (a label cannot differ between server versions).
