@@ -37,7 +37,9 @@ TEST(ErrorTable, EveryCodeHasOneWellFormedEntry) {
         EXPECT_EQ(m.find("{type}", m.find("{type}") + 1), std::string::npos) << m;
         EXPECT_EQ(m.find("{value}", m.find("{value}") + 1), std::string::npos) << m;
         // Only input errors are soft: an ID that could not be issued is never a NULL.
-        if (t->soft) EXPECT_TRUE(t->sqlstate[0] == '2' && t->sqlstate[1] == '2') << i;
+        if (t->soft) {
+            EXPECT_TRUE(t->sqlstate[0] == '2' && t->sqlstate[1] == '2') << i;
+        }
         seen.insert(i);
     }
     EXPECT_EQ(seen.size(), static_cast<std::size_t>(idgen::kErrorCodeCount));
