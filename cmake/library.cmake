@@ -22,12 +22,11 @@ install(TARGETS id_gen EXPORT id_genTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES ${CMAKE_SOURCE_DIR}/include/id_gen/id_gen.hpp ${CMAKE_SOURCE_DIR}/include/id_gen/error.hpp
-              ${CMAKE_SOURCE_DIR}/include/id_gen/ids.hpp ${CMAKE_SOURCE_DIR}/include/id_gen/generators.hpp
-              ${CMAKE_SOURCE_DIR}/include/id_gen/pqxx.hpp ${CMAKE_BINARY_DIR}/include/id_gen/version.hpp
-              ${CMAKE_SOURCE_DIR}/include/id_gen/objectid.hpp ${CMAKE_SOURCE_DIR}/include/id_gen/trace_decimal.hpp ${CMAKE_SOURCE_DIR}/include/id_gen/shard_id.hpp ${CMAKE_SOURCE_DIR}/include/id_gen/uuidv6.hpp ${CMAKE_SOURCE_DIR}/include/id_gen/nanoid.hpp
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/id_gen)
-install(FILES ${CMAKE_SOURCE_DIR}/include/id_gen/ksuid.hpp ${CMAKE_SOURCE_DIR}/include/id_gen/xid.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/id_gen)
+# Every public header, by directory: a header added to include/id_gen/ is installed without a
+# change here (README.md and version.hpp.in stay behind; version.hpp is made by configure_file).
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/id_gen/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/id_gen
+        FILES_MATCHING PATTERN "*.hpp")
+install(FILES ${CMAKE_BINARY_DIR}/include/id_gen/version.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/id_gen)
 
 set(IDGEN_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/id_gen)
 install(EXPORT id_genTargets NAMESPACE id_gen:: DESTINATION ${IDGEN_CMAKE_DIR})

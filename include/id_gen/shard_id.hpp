@@ -10,8 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "id_gen/generators.hpp"
-#include "id_gen/ids.hpp"
+#include "id_gen/snowflake.hpp"
 
 namespace id_gen {
 

@@ -7,8 +7,7 @@
 
 #include <memory>
 
-#include "id_gen/generators.hpp"
-#include "id_gen/ids.hpp"
+#include "id_gen/uuid.hpp"
 
 namespace id_gen {
 

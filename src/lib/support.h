@@ -1,4 +1,5 @@
-// id_gen C++ library, internal: core results to id_gen::error, with the extension's wording.
+// id_gen C++ library, internal: core results to id_gen::error (the core's error table, the one the
+// extension raises from), fork tracking and clocks for the generators, layouts to the core's.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +9,7 @@
 #include "core/base/result.h"
 #include "core/types/snowflake.h"
 #include "id_gen/error.hpp"
-#include "id_gen/ids.hpp"
+#include "id_gen/snowflake.hpp"
 
 namespace id_gen::detail {
 
@@ -18,6 +19,20 @@ namespace id_gen::detail {
 
 // A time outside what a format holds, shown as the extension would name the instant.
 std::string describe_ms(std::int64_t unix_ms);
+
+// Fork tracking for the generators: the count of fork()s this process's image went through (a
+// child sees a new value: the state and random block it inherited belong to the parent).
+void watch_forks();
+std::uint64_t fork_generation() noexcept;
+
+// A generator's clock (Unix nanoseconds), the system clock when none was given.
+std::int64_t read_ns(const Clock& clock);
+
+inline std::int64_t floor_div(std::int64_t a, std::int64_t b) noexcept {
+    std::int64_t q = a / b;
+    if ((a % b) != 0 && a < 0) --q;
+    return q;
+}
 
 template <class T>
 T value_or_throw(const idgen::Result<T>& r, const char* type, std::string_view value) {

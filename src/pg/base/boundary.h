@@ -22,6 +22,7 @@
 #include <exception>
 #include <type_traits>
 
+#include "core/base/errors.h"
 #include "core/base/result.h"
 
 extern "C" {
@@ -37,8 +38,8 @@ struct Failure {
     Error code = Error::kOk;
     bool exception = false;
     const char* type_name = nullptr;  // a string literal
-    char value[256];                  // the offending input, NUL-terminated, maybe truncated
-    char what[256];                   // message of a caught C++ exception
+    char value[kShownValueCap];       // the offending input, NUL-terminated, maybe clipped
+    char what[kShownValueCap];        // message of a caught C++ exception
 
     // Records a core error; the wrapper raises it. Returns the Datum the body should return.
     // `offending` is NUL-terminated, or `len` bytes long; over-long input is cut at a character
