@@ -52,27 +52,36 @@ int main(int argc, char** argv) {
     const std::string sample_text = sample.to_string();
 
     const std::vector<Contender> contenders = {
-        {"UlidGenerator::next()", [&](long n) {
+        {"UlidGenerator::next()",
+         [&](long n) {
              std::uint64_t s = 0;
              for (long i = 0; i < n; ++i) s += ulids.next().bytes()[15];
              g_sink = s;
-         }, CLOCK_THREAD_CPUTIME_ID},
-        {"Uuidv7Generator::next()", [&](long n) {
+         },
+         CLOCK_THREAD_CPUTIME_ID},
+        {"Uuidv7Generator::next()",
+         [&](long n) {
              std::uint64_t s = 0;
              for (long i = 0; i < n; ++i) s += uuids.next().bytes()[15];
              g_sink = s;
-         }, CLOCK_THREAD_CPUTIME_ID},
-        {"SnowflakeGenerator::next()", [&](long n) {
+         },
+         CLOCK_THREAD_CPUTIME_ID},
+        {"SnowflakeGenerator::next()",
+         [&](long n) {
              std::uint64_t s = 0;
              for (long i = 0; i < n; ++i) s += static_cast<std::uint64_t>(snowflakes.next().value());
              g_sink = s;
-         }, CLOCK_THREAD_CPUTIME_ID},
-        {"new_ulid() (process-wide)", [&](long n) {
+         },
+         CLOCK_THREAD_CPUTIME_ID},
+        {"new_ulid() (process-wide)",
+         [&](long n) {
              std::uint64_t s = 0;
              for (long i = 0; i < n; ++i) s += id_gen::new_ulid().bytes()[15];
              g_sink = s;
-         }, CLOCK_THREAD_CPUTIME_ID},
-        {"UlidGenerator::next(), 2 threads", [&](long n) {
+         },
+         CLOCK_THREAD_CPUTIME_ID},
+        {"UlidGenerator::next(), 2 threads",
+         [&](long n) {
              std::vector<std::thread> t;
              for (int k = 0; k < 2; ++k)
                  t.emplace_back([&] {
@@ -81,17 +90,22 @@ int main(int argc, char** argv) {
                      g_sink = s;
                  });
              for (auto& x : t) x.join();
-         }, CLOCK_PROCESS_CPUTIME_ID},
-        {"Ulid::to_string()", [&](long n) {
+         },
+         CLOCK_PROCESS_CPUTIME_ID},
+        {"Ulid::to_string()",
+         [&](long n) {
              std::uint64_t s = 0;
              for (long i = 0; i < n; ++i) s += static_cast<unsigned char>(sample.to_string()[25]);
              g_sink = s;
-         }, CLOCK_THREAD_CPUTIME_ID},
-        {"Ulid::parse()", [&](long n) {
+         },
+         CLOCK_THREAD_CPUTIME_ID},
+        {"Ulid::parse()",
+         [&](long n) {
              std::uint64_t s = 0;
              for (long i = 0; i < n; ++i) s += id_gen::Ulid::parse(sample_text).bytes()[15];
              g_sink = s;
-         }, CLOCK_THREAD_CPUTIME_ID},
+         },
+         CLOCK_THREAD_CPUTIME_ID},
     };
 
     const std::size_t k = contenders.size();

@@ -59,7 +59,8 @@ LossyLink::LossyLink(std::string host, std::string port) : host_(std::move(host)
 
 LossyLink::~LossyLink() {
     stop_ = true;
-    if (write(wake_[1], "x", 1) < 0) { /* the thread polls the pipe; nothing else to do */ }
+    if (write(wake_[1], "x", 1) < 0) { /* the thread polls the pipe; nothing else to do */
+    }
     thread_.join();
     close(listen_fd_);
     close(wake_[0]);

@@ -26,10 +26,10 @@ namespace {
 
 // One request: what the client sends, identical on every attempt.
 struct Request {
-    std::string scope;     // who and what: bound by the server to the connected role as well
-    std::string key;       // the idempotency key, a UUIDv7
-    std::string payload;   // the request body (JSON)
-    id_gen::Ulid order_id; // assigned by the application, before the first attempt
+    std::string scope;      // who and what: bound by the server to the connected role as well
+    std::string key;        // the idempotency key, a UUIDv7
+    std::string payload;    // the request body (JSON)
+    id_gen::Ulid order_id;  // assigned by the application, before the first attempt
 };
 
 struct Outcome {
@@ -58,9 +58,10 @@ void attempt(pqxx::connection& conn, const Request& req, const id_gen::Ulid& att
     }
     // "new" (or "resume" after an attempt that died mid-way): do the work. The order's ID is the
     // one the application assigned, whichever attempt gets here.
-    tx.exec_params("INSERT INTO order_retry.orders (id, customer, total) "
-                   "VALUES ($1, $2::jsonb ->> 'customer', ($2::jsonb ->> 'total')::numeric)",
-                   req.order_id, req.payload);
+    tx.exec_params(
+        "INSERT INTO order_retry.orders (id, customer, total) "
+        "VALUES ($1, $2::jsonb ->> 'customer', ($2::jsonb ->> 'total')::numeric)",
+        req.order_id, req.payload);
     tx.exec_params("SELECT idempotency_finish($1, $2, jsonb_build_object('order_id', $3::text, 'status', 'created'))",
                    req.scope, req.key, req.order_id);
     if (link != nullptr) link->lose_next_reply();
@@ -81,8 +82,9 @@ int main(int argc, char** argv) {
                 return 2;
             }
             tx.exec("CREATE SCHEMA IF NOT EXISTS order_retry");
-            tx.exec("CREATE TABLE IF NOT EXISTS order_retry.orders "
-                    "(id ulid PRIMARY KEY, customer text NOT NULL, total numeric NOT NULL)");
+            tx.exec(
+                "CREATE TABLE IF NOT EXISTS order_retry.orders "
+                "(id ulid PRIMARY KEY, customer text NOT NULL, total numeric NOT NULL)");
             tx.commit();
         }
 
@@ -104,10 +106,12 @@ int main(int argc, char** argv) {
                 answered = true;
                 std::cout << "attempt 1: state " << first.state << ", committed and answered\n";
             } catch (const pqxx::in_doubt_error&) {
-                std::cout << "attempt 1: state " << first.state << ", order inserted, COMMIT sent; the reply was "
+                std::cout << "attempt 1: state " << first.state
+                          << ", order inserted, COMMIT sent; the reply was "
                              "lost (pqxx::in_doubt_error): did the order go through?\n";
             } catch (const pqxx::broken_connection&) {
-                std::cout << "attempt 1: state " << first.state << ", order inserted, COMMIT sent; the connection "
+                std::cout << "attempt 1: state " << first.state
+                          << ", order inserted, COMMIT sent; the connection "
                              "broke before the reply (pqxx::broken_connection): did the order go through?\n";
             }
             if (!link.lost_a_reply()) {
@@ -137,7 +141,8 @@ int main(int argc, char** argv) {
         }
 
         pqxx::work tx(retry);
-        const int rows = tx.exec_params1("SELECT count(*) FROM order_retry.orders WHERE id = $1", req.order_id)[0].as<int>();
+        const int rows =
+            tx.exec_params1("SELECT count(*) FROM order_retry.orders WHERE id = $1", req.order_id)[0].as<int>();
         std::cout << "orders with id " << req.order_id << ": " << rows << "\n";
         const bool ok = !answered && first.state == "new" && second.state == "replay" &&
                         second.order_id == req.order_id && duplicate_refused && rows == 1;

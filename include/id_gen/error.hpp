@@ -34,20 +34,14 @@ public:
     [[nodiscard]] static constexpr const char* sqlstate_of(errc code) noexcept {
         switch (code) {
             case errc::invalid_syntax:
-            case errc::wrong_prefix:
-                return "22P02";
+            case errc::wrong_prefix: return "22P02";
             case errc::out_of_range:
-            case errc::time_out_of_range:
-                return "22003";
+            case errc::time_out_of_range: return "22003";
             case errc::invalid_prefix:
-            case errc::invalid_argument:
-                return "22023";
-            case errc::capacity_exceeded:
-                return "54000";
-            case errc::entropy_failure:
-                return "58000";
-            case errc::forked:
-                return "55000";
+            case errc::invalid_argument: return "22023";
+            case errc::capacity_exceeded: return "54000";
+            case errc::entropy_failure: return "58000";
+            case errc::forked: return "55000";
         }
         return "XX000";
     }

@@ -29,10 +29,10 @@
 #include <string_view>
 
 #include "id_gen/ids.hpp"
+#include "id_gen/ksuid.hpp"
 #include "id_gen/objectid.hpp"
 #include "id_gen/shard_id.hpp"
 #include "id_gen/trace_decimal.hpp"
-#include "id_gen/ksuid.hpp"
 #include "id_gen/xid.hpp"
 
 namespace id_gen::pqxx_support {
@@ -186,10 +186,10 @@ struct traits7 {
 
 }  // namespace id_gen::pqxx_support
 
-#define ID_GEN_PQXX_TRAITS(T)                                                         \
-    template <>                                                                       \
-    struct nullness<T> : no_null<T> {};                                               \
-    template <>                                                                       \
+#define ID_GEN_PQXX_TRAITS(T)           \
+    template <>                         \
+    struct nullness<T> : no_null<T> {}; \
+    template <>                         \
     struct string_traits<T> : id_gen::pqxx_support::traits7<T> {};
 
 #else  // libpqxx 6

@@ -18,7 +18,7 @@ class ShardId {
 public:
     static constexpr std::size_t max_text_size = 19;
 
-    constexpr ShardId() noexcept = default;  // 0: not an ID (what libpqxx fills before reading)
+    constexpr ShardId() noexcept = default;                          // 0: not an ID (what libpqxx fills before reading)
     static constexpr std::int64_t default_epoch_ms = 1704067200000;  // 2024-01-01, create_shard()'s default
     static constexpr std::uint32_t shard_max = 8191;
 

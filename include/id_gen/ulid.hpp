@@ -42,7 +42,9 @@ public:
 
     // The time inside the ID (SQL: ulid_time).
     [[nodiscard]] std::int64_t unix_ms() const noexcept;
-    [[nodiscard]] sys_milliseconds time() const noexcept { return sys_milliseconds(std::chrono::milliseconds(unix_ms())); }
+    [[nodiscard]] sys_milliseconds time() const noexcept {
+        return sys_milliseconds(std::chrono::milliseconds(unix_ms()));
+    }
 
     [[nodiscard]] constexpr const Bytes16& bytes() const noexcept { return bytes_; }
     [[nodiscard]] Uuid to_uuid() const noexcept;

@@ -29,7 +29,8 @@ struct NanoidGenerator::State {
 namespace {
 void check_size(std::size_t size) {
     if (size < idgen::kNanoidMinSize || size > idgen::kNanoidMaxSize)
-        detail::throw_error(errc::invalid_argument, "NanoID size " + std::to_string(size) + " is out of range (1 to 255)");
+        detail::throw_error(errc::invalid_argument,
+                            "NanoID size " + std::to_string(size) + " is out of range (1 to 255)");
 }
 }  // namespace
 
@@ -37,8 +38,7 @@ NanoidGenerator::NanoidGenerator(std::string_view alphabet, std::size_t size) : 
     check_size(size);
     s_->size = size;
     switch (idgen::nanoid_alphabet(alphabet.data(), alphabet.size(), true, s_->alphabet)) {
-        case idgen::NanoidAlphabetCheck::kValid:
-            return;
+        case idgen::NanoidAlphabetCheck::kValid: return;
         case idgen::NanoidAlphabetCheck::kRepeated:
             detail::throw_error(errc::invalid_argument, std::string("NanoID alphabet repeats the character \"") +
                                                             static_cast<char>(s_->alphabet.repeated) + "\"");

@@ -25,12 +25,15 @@ idgen::PrefixedBody core_body(PrefixedBody b) noexcept {
 }  // namespace
 
 PrefixedId::PrefixedId(std::string_view prefix, const Uuid& id, PrefixedBody body) : body_(body), id_(id) {
-    if (!idgen::prefix_valid(prefix.data(), prefix.size())) throw_core_error(idgen::Error::kInvalidPrefix, kPrefixed, prefix);
+    if (!idgen::prefix_valid(prefix.data(), prefix.size()))
+        throw_core_error(idgen::Error::kInvalidPrefix, kPrefixed, prefix);
     std::memcpy(prefix_, prefix.data(), prefix.size());
     prefix_len_ = static_cast<std::uint8_t>(prefix.size());
 }
 
-bool PrefixedId::valid_prefix(std::string_view prefix) noexcept { return idgen::prefix_valid(prefix.data(), prefix.size()); }
+bool PrefixedId::valid_prefix(std::string_view prefix) noexcept {
+    return idgen::prefix_valid(prefix.data(), prefix.size());
+}
 
 namespace {
 PrefixedId from_core(const idgen::PrefixedId& p, PrefixedBody body) {

@@ -37,13 +37,15 @@ using detail::watch_forks;
 
 SnowflakeLayout::SnowflakeLayout(const detail::LayoutData& d) noexcept : d_(d) {}
 
-SnowflakeLayout SnowflakeLayout::twitter() noexcept { return SnowflakeLayout(detail::layout_data(idgen::twitter_layout())); }
+SnowflakeLayout SnowflakeLayout::twitter() noexcept {
+    return SnowflakeLayout(detail::layout_data(idgen::twitter_layout()));
+}
 
 SnowflakeLayout SnowflakeLayout::instagram(std::int64_t epoch_ms) {
     // The same epoch range as a custom layout (the time field is 41 bits, 1 ms units).
     if (epoch_ms < -(std::int64_t{1} << 53) || epoch_ms > (std::int64_t{1} << 53))
-        detail::throw_error(errc::invalid_argument, "snowflake epoch " + std::to_string(epoch_ms) +
-                                                        " ms is outside -2^53 .. 2^53 ms");
+        detail::throw_error(errc::invalid_argument,
+                            "snowflake epoch " + std::to_string(epoch_ms) + " ms is outside -2^53 .. 2^53 ms");
     return SnowflakeLayout(detail::layout_data(idgen::instagram_layout(epoch_ms)));
 }
 
@@ -71,11 +73,13 @@ SnowflakeLayout SnowflakeLayout::custom(std::int64_t epoch_ms, int time_bits, in
 }
 
 Snowflake SnowflakeLayout::lower(sys_milliseconds t) const {
-    return Snowflake(value_or_throw(idgen::snowflake_lower(detail::core_layout(d_), ms_of(t)), kSnowflake, time_text(t)));
+    return Snowflake(
+        value_or_throw(idgen::snowflake_lower(detail::core_layout(d_), ms_of(t)), kSnowflake, time_text(t)));
 }
 
 Snowflake SnowflakeLayout::upper(sys_milliseconds t) const {
-    return Snowflake(value_or_throw(idgen::snowflake_upper(detail::core_layout(d_), ms_of(t)), kSnowflake, time_text(t)));
+    return Snowflake(
+        value_or_throw(idgen::snowflake_upper(detail::core_layout(d_), ms_of(t)), kSnowflake, time_text(t)));
 }
 
 Snowflake SnowflakeLayout::pack(std::int64_t time_units, std::uint32_t node, std::uint32_t sequence) const {
@@ -107,7 +111,8 @@ std::optional<Snowflake> Snowflake::try_parse(std::string_view text) noexcept {
 Snowflake Snowflake::from_base36(std::string_view text) {
     auto v = idgen::base36_decode64(text.data(), text.size());
     if (!v) throw_core_error(v.error(), kSnowflake, text);
-    if (*v == 0 || *v > static_cast<std::uint64_t>(INT64_MAX)) throw_core_error(idgen::Error::kOutOfRange, kSnowflake, text);
+    if (*v == 0 || *v > static_cast<std::uint64_t>(INT64_MAX))
+        throw_core_error(idgen::Error::kOutOfRange, kSnowflake, text);
     return Snowflake(static_cast<std::int64_t>(*v));
 }
 
@@ -158,8 +163,7 @@ SnowflakeGenerator::SnowflakeGenerator(std::uint32_t node, const SnowflakeLayout
     if (ahead < 0 || ahead > 60000)
         detail::throw_error(errc::invalid_argument,
                             "max_run_ahead " + std::to_string(ahead) + " ms is outside 0 .. 60000 ms");
-    if (options.max_wait.count() < 0)
-        detail::throw_error(errc::invalid_argument, "max_wait must not be negative");
+    if (options.max_wait.count() < 0) detail::throw_error(errc::invalid_argument, "max_wait must not be negative");
     s_->clock = std::move(options.clock);
     s_->max_ahead_ms = ahead;
     s_->max_wait_ms = options.max_wait.count();
@@ -193,10 +197,10 @@ Snowflake SnowflakeGenerator::next() {
             auto step = idgen::snowflake_step(s_->st, s_->core, s_->node, now_ms, s_->max_ahead_ms, INT64_MAX);
             if (!step) {
                 if (now_ms < s_->core.epoch_ms)
-                    detail::throw_error(errc::time_out_of_range,
-                                        "cannot issue a snowflake: the clock (" + detail::describe_ms(now_ms) +
-                                            ") is before the layout's epoch (" +
-                                            detail::describe_ms(s_->core.epoch_ms) + ")");
+                    detail::throw_error(errc::time_out_of_range, "cannot issue a snowflake: the clock (" +
+                                                                     detail::describe_ms(now_ms) +
+                                                                     ") is before the layout's epoch (" +
+                                                                     detail::describe_ms(s_->core.epoch_ms) + ")");
                 detail::throw_core_error(idgen::Error::kLayoutExhausted, "snowflake",
                                          "the layout's time field is used up at " + detail::describe_ms(now_ms));
             }

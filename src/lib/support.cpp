@@ -45,23 +45,15 @@ void civil_from_days(std::int64_t z, std::int64_t& y, unsigned& m, unsigned& d) 
 errc library_code(idgen::Error e) noexcept {
     using idgen::Error;
     switch (e) {
-        case Error::kInvalidSyntax:
-            return errc::invalid_syntax;
-        case Error::kOutOfRange:
-            return errc::out_of_range;
+        case Error::kInvalidSyntax: return errc::invalid_syntax;
+        case Error::kOutOfRange: return errc::out_of_range;
         case Error::kTimeOutOfRange:
-        case Error::kLayoutExhausted:
-            return errc::time_out_of_range;
-        case Error::kEntropyFailure:
-            return errc::entropy_failure;
-        case Error::kCapacityExceeded:
-            return errc::capacity_exceeded;
-        case Error::kInvalidPrefix:
-            return errc::invalid_prefix;
-        case Error::kWrongPrefix:
-            return errc::wrong_prefix;
-        default:
-            return errc{};
+        case Error::kLayoutExhausted: return errc::time_out_of_range;
+        case Error::kEntropyFailure: return errc::entropy_failure;
+        case Error::kCapacityExceeded: return errc::capacity_exceeded;
+        case Error::kInvalidPrefix: return errc::invalid_prefix;
+        case Error::kWrongPrefix: return errc::wrong_prefix;
+        default: return errc{};
     }
 }
 
@@ -97,8 +89,8 @@ void throw_error(errc code, const std::string& message) { throw error(code, mess
 void throw_core_error(idgen::Error e, const char* type, std::string_view value) {
     const errc code = library_code(e);
     if (code == errc{})
-        throw error(errc::invalid_argument, "id_gen: unexpected error " + std::to_string(static_cast<int>(e)) +
-                                                " for type " + type);
+        throw error(errc::invalid_argument,
+                    "id_gen: unexpected error " + std::to_string(static_cast<int>(e)) + " for type " + type);
     char shown[idgen::kShownValueCap];
     const std::size_t shown_len = idgen::clip_shown_value(value.data(), value.size(), shown, idgen::utf8_clip_length);
     std::string message(2 * idgen::kShownValueCap, '\0');

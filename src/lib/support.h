@@ -56,8 +56,16 @@ inline idgen::SnowflakeLayout core_layout(const LayoutData& d) noexcept {
 }
 
 inline LayoutData layout_data(const idgen::SnowflakeLayout& l) noexcept {
-    return LayoutData{static_cast<std::uint8_t>(l.kind), l.epoch_ms, l.unit_ms, l.time_bits, l.node_bits,
-                      l.seq_bits, l.time_shift, l.node_shift, l.seq_shift, l.time_max};
+    return LayoutData{static_cast<std::uint8_t>(l.kind),
+                      l.epoch_ms,
+                      l.unit_ms,
+                      l.time_bits,
+                      l.node_bits,
+                      l.seq_bits,
+                      l.time_shift,
+                      l.node_shift,
+                      l.seq_shift,
+                      l.time_max};
 }
 
 }  // namespace id_gen::detail

@@ -15,9 +15,7 @@ std::int64_t parse_bigint(std::string_view text) {
     return detail::value_or_throw(idgen::snowflake_parse(text.data(), text.size()), kBigint, text);
 }
 
-bool trace_valid(std::int64_t v) noexcept {
-    return v > 0 && idgen::trace_unpack(v).counter != 0;
-}
+bool trace_valid(std::int64_t v) noexcept { return v > 0 && idgen::trace_unpack(v).counter != 0; }
 
 }  // namespace
 
@@ -25,8 +23,8 @@ bool trace_valid(std::int64_t v) noexcept {
 
 TraceId TraceId::from_int(std::int64_t value) {
     if (!trace_valid(value))
-        detail::throw_error(errc::out_of_range, "value \"" + std::to_string(value) +
-                                                    "\" is not a TraceId (not positive, or counter 0)");
+        detail::throw_error(errc::out_of_range,
+                            "value \"" + std::to_string(value) + "\" is not a TraceId (not positive, or counter 0)");
     return TraceId(value);
 }
 
@@ -50,6 +48,8 @@ TraceId TraceId::pack(std::int64_t unix_seconds, std::uint32_t node, std::uint32
 std::string TraceId::to_string() const { return std::to_string(value_); }
 std::uint32_t TraceId::node() const noexcept { return idgen::trace_unpack(value_).node; }
 std::uint32_t TraceId::counter() const noexcept { return idgen::trace_unpack(value_).counter; }
-std::int64_t TraceId::unix_seconds(std::int64_t reference) const noexcept { return idgen::trace_time_s(value_, reference); }
+std::int64_t TraceId::unix_seconds(std::int64_t reference) const noexcept {
+    return idgen::trace_time_s(value_, reference);
+}
 
 }  // namespace id_gen

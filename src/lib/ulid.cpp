@@ -76,7 +76,6 @@ char* Ulid::write(char* out) const noexcept {
 
 std::int64_t Ulid::unix_ms() const noexcept { return idgen::ulid_time_ms(core(*this)); }
 
-
 namespace crockford32 {
 
 std::string encode(const Bytes16& bytes) { return Ulid(bytes).to_string(); }

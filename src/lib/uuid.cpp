@@ -53,8 +53,12 @@ std::optional<Uuid> Uuid::try_parse(std::string_view text) noexcept {
     return wrap(*r);
 }
 
-Uuid Uuid::v7_lower(sys_milliseconds t) { return wrap(value_or_throw(idgen::uuidv7_lower(ms_of(t)), kUuid, time_text(t))); }
-Uuid Uuid::v7_upper(sys_milliseconds t) { return wrap(value_or_throw(idgen::uuidv7_upper(ms_of(t)), kUuid, time_text(t))); }
+Uuid Uuid::v7_lower(sys_milliseconds t) {
+    return wrap(value_or_throw(idgen::uuidv7_lower(ms_of(t)), kUuid, time_text(t)));
+}
+Uuid Uuid::v7_upper(sys_milliseconds t) {
+    return wrap(value_or_throw(idgen::uuidv7_upper(ms_of(t)), kUuid, time_text(t)));
+}
 
 std::string Uuid::to_string() const {
     std::string s(text_size, '\0');

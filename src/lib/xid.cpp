@@ -61,7 +61,9 @@ std::size_t fnv1a(const std::uint8_t* p, std::size_t n) noexcept {
 
 // ---- Xid -----------------------------------------------------------------------------------
 
-Xid Xid::parse(std::string_view text) { return wrap(value_or_throw(idgen::xid_parse(text.data(), text.size()), kXid, text)); }
+Xid Xid::parse(std::string_view text) {
+    return wrap(value_or_throw(idgen::xid_parse(text.data(), text.size()), kXid, text));
+}
 
 std::optional<Xid> Xid::try_parse(std::string_view text) noexcept {
     auto r = idgen::xid_parse(text.data(), text.size());
@@ -107,7 +109,9 @@ struct XidGenerator::State {
 XidGenerator::XidGenerator(std::uint32_t machine) : XidGenerator(machine, Clock{}) {}
 
 XidGenerator::XidGenerator(std::uint32_t machine, Clock clock) : s_(std::make_unique<State>()) {
-    if (machine > 0xFFFFFFu) detail::throw_error(errc::invalid_argument, "xid machine ID " + std::to_string(machine) + " does not fit 3 bytes");
+    if (machine > 0xFFFFFFu)
+        detail::throw_error(errc::invalid_argument,
+                            "xid machine ID " + std::to_string(machine) + " does not fit 3 bytes");
     watch_forks();
     s_->clock = std::move(clock);
     s_->machine = machine;

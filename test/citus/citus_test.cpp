@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <fstream>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -121,7 +121,8 @@ const auto* const g_env = ::testing::AddGlobalTestEnvironment(new CitusCluster);
 TEST(Citus, ExtensionIsOnEveryNode) {
     const std::string v = text(0, "SELECT extversion FROM pg_extension WHERE extname = 'id_gen'");
     for (int i = 1; i <= 2; ++i)
-        EXPECT_EQ(text(i, "SELECT coalesce((SELECT extversion FROM pg_extension WHERE extname = 'id_gen'), 'missing')"), v)
+        EXPECT_EQ(text(i, "SELECT coalesce((SELECT extversion FROM pg_extension WHERE extname = 'id_gen'), 'missing')"),
+                  v)
             << "worker " << i;
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM pg_dist_node WHERE isactive"), 3);
 }
@@ -149,7 +150,10 @@ TEST(Citus, ReadmeBlocks) {
     EXPECT_GE(ran, 4);
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_42.photos WHERE shard_id_shard(id) = 42"), 1);
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM orders"), 1);
-    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT colocationid) FROM pg_dist_partition WHERE logicalrelid IN ('orders'::regclass, 'order_lines'::regclass)"), 1);
+    EXPECT_EQ(scalar(0,
+                     "SELECT count(DISTINCT colocationid) FROM pg_dist_partition WHERE logicalrelid IN "
+                     "('orders'::regclass, 'order_lines'::regclass)"),
+              1);
     for (int node = 1; node <= 2; ++node)
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM shard_blocks WHERE shard = 42"), 3) << "node " << node;
 }
@@ -171,20 +175,21 @@ TEST(Citus, EveryTypeDistributes) {
     for (const auto& t : tables) {
         run(0, std::string("CREATE TABLE ") + t.table + " (id " + t.type + " PRIMARY KEY DEFAULT " + t.def +
                    ", payload int, node int DEFAULT current_setting('id_gen.node_id')::int)");
-        run(0, std::string("SELECT create_distributed_table('") + t.table + "', 'id', shard_count => 8, colocate_with => 'none')");
+        run(0, std::string("SELECT create_distributed_table('") + t.table +
+                   "', 'id', shard_count => 8, colocate_with => 'none')");
         // From the coordinator, and from each worker (their defaults run there).
         for (int node = 0; node <= 2; ++node)
             run(node, std::string("INSERT INTO ") + t.table + " (payload) SELECT g FROM generate_series(1, 2000) g");
         EXPECT_EQ(scalar(0, std::string("SELECT count(DISTINCT id) FROM ") + t.table), 6000) << t.table;
         EXPECT_EQ(scalar(0, std::string("SELECT count(DISTINCT node) FROM ") + t.table), 3) << t.table;
         // Rows on both workers: the hash spreads them.
-        EXPECT_EQ(scalar(0, std::string("SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name = '") + t.table +
-                                "'::regclass"),
+        EXPECT_EQ(scalar(0, std::string("SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name = '") +
+                                t.table + "'::regclass"),
                   2)
             << t.table;
         // Each row is in the shard Citus computes for its value.
-        EXPECT_EQ(scalar(0, std::string("SELECT count(*) FROM (SELECT id, get_shard_id_for_distribution_column('") + t.table +
-                                "', id) AS s FROM " + t.table + " LIMIT 200) x WHERE s IS NULL"),
+        EXPECT_EQ(scalar(0, std::string("SELECT count(*) FROM (SELECT id, get_shard_id_for_distribution_column('") +
+                                t.table + "', id) AS s FROM " + t.table + " LIMIT 200) x WHERE s IS NULL"),
                   0);
     }
     // The hash agrees with uuid's and bigint's.
@@ -207,7 +212,8 @@ TEST(Citus, RouterPlansAndPruning) {
     const std::string sf = text(0, "SELECT id::text FROM t_snowflake LIMIT 1");
     const std::string p2 = plan("SELECT * FROM t_snowflake WHERE id = " + sf);
     EXPECT_NE(p2.find("Task Count: 1"), std::string::npos) << p2;
-    const std::string two = text(0, "SELECT string_agg(quote_literal(id::text), ',') FROM (SELECT id FROM t_ulid LIMIT 2) x");
+    const std::string two =
+        text(0, "SELECT string_agg(quote_literal(id::text), ',') FROM (SELECT id FROM t_ulid LIMIT 2) x");
     const std::string p3 = plan("SELECT * FROM t_ulid WHERE id IN (" + two + ")");
     EXPECT_TRUE(p3.find("Task Count: 1") != std::string::npos || p3.find("Task Count: 2") != std::string::npos) << p3;
     // Not every shard: pruning happened (8 shards).
@@ -251,10 +257,13 @@ TEST(Citus, WorkerInsertsAndInsertSelect) {
                   20000)
             << "node " << node;
     // The INSERT ... SELECT's IDs were issued by the workers (101, 102), both of them.
-    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT snowflake_node(id)) FROM ev WHERE origin = 'insert-select' "
-                        "AND snowflake_node(id) IN (101, 102)"),
+    EXPECT_EQ(scalar(0,
+                     "SELECT count(DISTINCT snowflake_node(id)) FROM ev WHERE origin = 'insert-select' "
+                     "AND snowflake_node(id) IN (101, 102)"),
               2);
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM ev WHERE origin = 'insert-select' AND snowflake_node(id) NOT IN (101, 102)"), 0);
+    EXPECT_EQ(
+        scalar(0, "SELECT count(*) FROM ev WHERE origin = 'insert-select' AND snowflake_node(id) NOT IN (101, 102)"),
+        0);
 }
 
 // Shard moves (logical replication and blocking) and a split, each while rows keep arriving.
@@ -266,7 +275,8 @@ TEST(Citus, ShardMoveAndSplitUnderInserts) {
     std::atomic<int> errors{0}, refused{0};
     std::vector<std::string> messages;
     std::vector<std::thread> writers;
-    for (int k = 0; k < 2; ++k) writers.emplace_back([&] { insert_until(0, "mv", stop, rows, errors, refused, messages); });
+    for (int k = 0; k < 2; ++k)
+        writers.emplace_back([&] { insert_until(0, "mv", stop, rows, errors, refused, messages); });
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     // A shard on `node`, other than `other`.
     auto shard_on = [](int node, long long other = 0) {
@@ -277,17 +287,20 @@ TEST(Citus, ShardMoveAndSplitUnderInserts) {
     std::string failure;
     try {
         const long long moved = shard_on(1);
-        run(0, "SELECT citus_move_shard_placement(" + std::to_string(moved) + ", " + node_name(1) + ", " + node_name(2) +
-                   ", shard_transfer_mode => 'force_logical')");
+        run(0, "SELECT citus_move_shard_placement(" + std::to_string(moved) + ", " + node_name(1) + ", " +
+                   node_name(2) + ", shard_transfer_mode => 'force_logical')");
         // Another shard back (the one just moved could not go back before Citus drops its old
         // placement there, which it defers: "orphaned shard ... could not be cleaned up").
         run(0, "SELECT citus_move_shard_placement(" + std::to_string(shard_on(2, moved)) + ", " + node_name(2) + ", " +
                    node_name(1) + ", shard_transfer_mode => 'block_writes')");
         const long long s = shard_on(1);
-        const std::string nodes = "ARRAY[" + text(0, "SELECT nodeid FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(1))) +
-                                  ", " + text(0, "SELECT nodeid FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(2))) + "]";
-        const std::string mid = text(0, "SELECT ((shardminvalue::bigint + shardmaxvalue::bigint) / 2)::text FROM pg_dist_shard WHERE shardid = " +
-                                            std::to_string(s));
+        const std::string nodes =
+            "ARRAY[" + text(0, "SELECT nodeid FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(1))) +
+            ", " + text(0, "SELECT nodeid FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(2))) + "]";
+        const std::string mid = text(
+            0,
+            "SELECT ((shardminvalue::bigint + shardmaxvalue::bigint) / 2)::text FROM pg_dist_shard WHERE shardid = " +
+                std::to_string(s));
         run(0, "SELECT citus_split_shard_by_split_points(" + std::to_string(s) + ", ARRAY['" + mid + "'], " + nodes +
                    ", shard_transfer_mode => 'force_logical')");
     } catch (const std::exception& e) {
@@ -307,9 +320,10 @@ TEST(Citus, ShardMoveAndSplitUnderInserts) {
     // Every shard's primary key index is sound after the moves and the split.
     for (int node = 1; node <= 2; ++node) {
         // Citus hides shards from pg_class unless the application name asks to see them.
-        auto r = run(node, "SET citus.show_shards_for_app_name_prefixes = '*'; "
-                           "SELECT count(*) FROM (SELECT bt_index_check(c.oid, true) FROM pg_class c "
-                           "WHERE c.relname LIKE 'mv\\_pkey\\_%' AND c.relkind = 'i') x");
+        auto r = run(node,
+                     "SET citus.show_shards_for_app_name_prefixes = '*'; "
+                     "SELECT count(*) FROM (SELECT bt_index_check(c.oid, true) FROM pg_class c "
+                     "WHERE c.relname LIKE 'mv\\_pkey\\_%' AND c.relkind = 'i') x");
         EXPECT_GE(r[0][0].as<long long>(), 1) << "node " << node;
     }
 }
@@ -338,23 +352,26 @@ namespace {
 // the coordinator's shard_blocks (spelt out: Citus does not join distributed and local tables).
 std::string issuing_node(int shard) {
     std::string sql = "CASE";
-    for (const auto& r : run(0, "SELECT node_id, seq_lo, seq_lo + (1 << seq_bits) - 1 FROM shard_blocks WHERE shard = " +
-                                    std::to_string(shard) + " ORDER BY node_id"))
-        sql += " WHEN shard_id_sequence(id) BETWEEN " + r[1].as<std::string>() + " AND " + r[2].as<std::string>() + " THEN " +
-               r[0].as<std::string>();
+    for (const auto& r :
+         run(0, "SELECT node_id, seq_lo, seq_lo + (1 << seq_bits) - 1 FROM shard_blocks WHERE shard = " +
+                    std::to_string(shard) + " ORDER BY node_id"))
+        sql += " WHEN shard_id_sequence(id) BETWEEN " + r[1].as<std::string>() + " AND " + r[2].as<std::string>() +
+               " THEN " + r[0].as<std::string>();
     return sql + " END";
 }
 
 // `per_node` next_id() calls of `fn` on each of `nodes` at once; every value distinct.
-std::vector<std::vector<long long>> next_ids_everywhere(const std::vector<int>& nodes, const std::string& fn, int per_node) {
+std::vector<std::vector<long long>> next_ids_everywhere(const std::vector<int>& nodes, const std::string& fn,
+                                                        int per_node) {
     std::vector<std::vector<long long>> ids(nodes.size());
     std::vector<std::string> errors(nodes.size());
     std::vector<std::thread> threads;
     for (std::size_t k = 0; k < nodes.size(); ++k)
         threads.emplace_back([&, k] {
             try {
-                for (const auto& r : run(nodes[k], "SELECT " + fn + " FROM generate_series(1, " + std::to_string(per_node) +
-                                                       ") WITH ORDINALITY g(v, n) ORDER BY n"))
+                for (const auto& r :
+                     run(nodes[k], "SELECT " + fn + " FROM generate_series(1, " + std::to_string(per_node) +
+                                       ") WITH ORDINALITY g(v, n) ORDER BY n"))
                     ids[k].push_back(r[0].as<long long>());
             } catch (const std::exception& e) {
                 errors[k] = e.what();
@@ -389,15 +406,19 @@ TEST(Citus, PerSchemaShardsOnEveryNode) {
     // The default block with 3 nodes: 128 IDs per ms (room for twice as many nodes).
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 5 AND seq_bits = 7"), 3);
     // Blocks: one per node and shard, disjoint.
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks a JOIN shard_blocks b ON a.shard = b.shard AND a.node_id < b.node_id "
-                        "AND a.seq_lo < b.seq_lo + (1 << b.seq_bits) AND b.seq_lo < a.seq_lo + (1 << a.seq_bits)"),
-              0);
+    EXPECT_EQ(
+        scalar(0,
+               "SELECT count(*) FROM shard_blocks a JOIN shard_blocks b ON a.shard = b.shard AND a.node_id < b.node_id "
+               "AND a.seq_lo < b.seq_lo + (1 << b.seq_bits) AND b.seq_lo < a.seq_lo + (1 << a.seq_bits)"),
+        0);
     // The issue's scenario: the coordinator and both workers at once, 100k each, no duplicate;
     // each node's IDs fall in its block.
     auto ids = next_ids_everywhere({0, 1, 2}, "shard_5.next_id()", 100000);
     for (int node = 0; node <= 2; ++node) {
-        const auto lo = scalar(0, "SELECT seq_lo FROM shard_blocks WHERE shard = 5 AND node_id = " + std::to_string(100 + node));
-        const auto bits = scalar(0, "SELECT seq_bits FROM shard_blocks WHERE shard = 5 AND node_id = " + std::to_string(100 + node));
+        const auto lo =
+            scalar(0, "SELECT seq_lo FROM shard_blocks WHERE shard = 5 AND node_id = " + std::to_string(100 + node));
+        const auto bits =
+            scalar(0, "SELECT seq_bits FROM shard_blocks WHERE shard = 5 AND node_id = " + std::to_string(100 + node));
         long long outside = 0, wrong_shard = 0;
         for (long long id : ids[node]) {
             const long long seq = id & 1023, shard = (id >> 10) & 8191;
@@ -425,17 +446,24 @@ TEST(Citus, PerSchemaShardsOnEveryNode) {
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM sh"), 25000);
     EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM sh"), 25000);
     // Both workers issued some (their blocks), and nothing outside a block.
-    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT " + issuing_node(6) + ") FROM sh WHERE " + issuing_node(6) + " IN (101, 102)"), 2);
+    EXPECT_EQ(
+        scalar(0, "SELECT count(DISTINCT " + issuing_node(6) + ") FROM sh WHERE " + issuing_node(6) + " IN (101, 102)"),
+        2);
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM sh WHERE " + issuing_node(6) + " IS NULL"), 0);
     // Decoders in pushed-down queries: the registry is on every node, so shard_id_time(id) is not
     // NULL there; the IMMUTABLE form with the epoch gives the same, and works in RETURNING.
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM sh WHERE shard_id_time(id) IS NULL"), 0);
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM sh WHERE shard_id_time(id) IS DISTINCT FROM shard_id_time(id, '2024-01-01+00')"), 0);
+    EXPECT_EQ(
+        scalar(0,
+               "SELECT count(*) FROM sh WHERE shard_id_time(id) IS DISTINCT FROM shard_id_time(id, '2024-01-01+00')"),
+        0);
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM sh WHERE shard_id_shard(id) <> 6"), 0);
-    auto r = run(0, "INSERT INTO sh (payload) VALUES (7) RETURNING shard_id_time(id, '2024-01-01+00'), shard_id_shard(id)");
+    auto r =
+        run(0, "INSERT INTO sh (payload) VALUES (7) RETURNING shard_id_time(id, '2024-01-01+00'), shard_id_shard(id)");
     ASSERT_EQ(r.size(), 1u);
     EXPECT_EQ(r[0][1].as<int>(), 6);
-    EXPECT_EQ(text(0, "SELECT abs(extract(epoch FROM '" + r[0][0].as<std::string>() + "'::timestamptz - now())) < 60"), "t");
+    EXPECT_EQ(text(0, "SELECT abs(extract(epoch FROM '" + r[0][0].as<std::string>() + "'::timestamptz - now())) < 60"),
+              "t");
     // The registry-reading form is STABLE, which Citus refuses in RETURNING (the README says so;
     // Citus 14.0.1 raises it as XX000, an internal error, rather than 0A000).
     EXPECT_NE(sqlstate_of(0, "INSERT INTO sh (payload) VALUES (-8) RETURNING shard_id_time(id)"), "");
@@ -447,9 +475,11 @@ TEST(Citus, PerSchemaShardsOnEveryNode) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     EXPECT_EQ(scalar(2, "SELECT shard_id_shard(shard_6.next_id())"), 6);
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 6 AND node_id = 150"), 1);
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks a JOIN shard_blocks b ON a.shard = b.shard AND a.node_id < b.node_id "
-                        "AND a.seq_lo < b.seq_lo + (1 << b.seq_bits) AND b.seq_lo < a.seq_lo + (1 << a.seq_bits)"),
-              0);
+    EXPECT_EQ(
+        scalar(0,
+               "SELECT count(*) FROM shard_blocks a JOIN shard_blocks b ON a.shard = b.shard AND a.node_id < b.node_id "
+               "AND a.seq_lo < b.seq_lo + (1 << b.seq_bits) AND b.seq_lo < a.seq_lo + (1 << a.seq_bits)"),
+        0);
     run(2, "ALTER SYSTEM RESET id_gen.node_id");
     run(2, "SELECT pg_reload_conf()");
     // The coordinator, the authority, asks nobody: with a node id that holds no block it refuses.
@@ -471,7 +501,8 @@ TEST(Citus, PerSchemaShardsOnEveryNode) {
 // continue on every node without a duplicate (each node issues from its own block, wherever the
 // schema lives).
 TEST(Citus, SchemaMoveUnderInserts) {
-    const std::string from = text(0, "SELECT nodeport::text FROM citus_shards WHERE table_name = 'shard_5.items'::regclass");
+    const std::string from =
+        text(0, "SELECT nodeport::text FROM citus_shards WHERE table_name = 'shard_5.items'::regclass");
     const int to = std::stoi(from) == ports().at(1) ? 2 : 1;
     std::atomic<bool> stop{false};
     std::atomic<long long> rows{0};
@@ -498,8 +529,8 @@ TEST(Citus, SchemaMoveUnderInserts) {
     EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM shard_5.items"), 15000 + rows.load());
     // After the move, every node still issues above what it issued before.
     for (int node : {0, 1, 2}) {
-        const long long before = scalar(0, "SELECT max(id) FROM shard_5.items WHERE " + issuing_node(5) + " = " +
-                                                std::to_string(100 + node));
+        const long long before = scalar(
+            0, "SELECT max(id) FROM shard_5.items WHERE " + issuing_node(5) + " = " + std::to_string(100 + node));
         EXPECT_GT(scalar(node, "SELECT shard_5.next_id()"), before) << "node " << node;
     }
 }
@@ -512,52 +543,69 @@ TEST(Citus, SchemaMoveUnderInserts) {
 // How many of the two created types of CreatedIdTypesOnEveryNode are members of id_gen.
 const char* const kCreatedTypeMembers =
     "SELECT count(*) FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'id_gen' "
-    "WHERE d.deptype = 'e' AND d.classid = 'pg_type'::regclass AND d.objid IN ('cit_account_id'::regtype, 'cit_billing.cit_invoice_id'::regtype)";
+    "WHERE d.deptype = 'e' AND d.classid = 'pg_type'::regclass AND d.objid IN ('cit_account_id'::regtype, "
+    "'cit_billing.cit_invoice_id'::regtype)";
 
 TEST(Citus, CreatedIdTypesOnEveryNode) {
     run(0, "SELECT create_id_type('cit_account_id', kind => 'ulid', prefix => 'cacct')");
     run(0, "CREATE SCHEMA cit_billing");
-    run(0, "SELECT create_id_type('cit_invoice_id', kind => 'snowflake', prefix => 'cinv', schema_name => 'cit_billing')");
+    run(0,
+        "SELECT create_id_type('cit_invoice_id', kind => 'snowflake', prefix => 'cinv', schema_name => 'cit_billing')");
     const std::string member = kCreatedTypeMembers;
     // Everything create_id_type() made (the type, 23 functions, 6 operators, 3 operator classes
     // and their families, 2 casts), and all of it a member of id_gen.
     const std::string objects =
-        "SELECT string_agg(c, '/') FROM (SELECT count(*) || ' ' || count(*) FILTER (WHERE EXISTS (SELECT 1 FROM pg_depend d "
-        "JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'id_gen' WHERE d.classid = o.classid AND d.objid = o.objid "
+        "SELECT string_agg(c, '/') FROM (SELECT count(*) || ' ' || count(*) FILTER (WHERE EXISTS (SELECT 1 FROM "
+        "pg_depend d "
+        "JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'id_gen' WHERE d.classid = o.classid AND d.objid = "
+        "o.objid "
         "AND d.deptype = 'e')) c FROM (VALUES ('cit_account_id'::regtype), ('cit_billing.cit_invoice_id')) t(y), "
         "id_type_objects(t.y) o GROUP BY t.y) q";
     const std::string value = text(0, "SELECT gen_cit_account_id()::text");
     for (int node = 0; node <= 2; ++node) {
         EXPECT_EQ(scalar(node, member), 2) << "node " << node;
         EXPECT_EQ(text(node, objects), "38 38/38 38") << "node " << node;
-        EXPECT_EQ(text(node, "SELECT kind || ' ' || format || ' ' || prefix FROM id_type_describe('cit_billing.cit_invoice_id')"),
-                  "snowflake prefixed cinv") << "node " << node;
+        EXPECT_EQ(
+            text(node,
+                 "SELECT kind || ' ' || format || ' ' || prefix FROM id_type_describe('cit_billing.cit_invoice_id')"),
+            "snowflake prefixed cinv")
+            << "node " << node;
         EXPECT_EQ(text(node, "SELECT '" + value + "'::cit_account_id::text"), value) << "node " << node;
-        EXPECT_EQ(text(node, "SELECT owner FROM prefix_registry WHERE prefix = 'cacct'"), "ID type public.cit_account_id") << "node " << node;
+        EXPECT_EQ(text(node, "SELECT owner FROM prefix_registry WHERE prefix = 'cacct'"),
+                  "ID type public.cit_account_id")
+            << "node " << node;
     }
     run(0, "CREATE TABLE cit_accounts (id cit_account_id PRIMARY KEY DEFAULT gen_cit_account_id(), v int)");
     run(0, "SELECT create_distributed_table('cit_accounts', 'id')");
-    run(0, "CREATE TABLE cit_billing.invoices (id cit_billing.cit_invoice_id NOT NULL DEFAULT cit_billing.gen_cit_invoice_id(), "
-           "account cit_account_id NOT NULL, v int)");
+    run(0,
+        "CREATE TABLE cit_billing.invoices (id cit_billing.cit_invoice_id NOT NULL DEFAULT "
+        "cit_billing.gen_cit_invoice_id(), "
+        "account cit_account_id NOT NULL, v int)");
     run(0, "SELECT create_distributed_table('cit_billing.invoices', 'account', colocate_with => 'cit_accounts')");
-    for (int node = 0; node <= 2; ++node) run(node, "INSERT INTO cit_accounts (v) SELECT g FROM generate_series(1, 300) g");
+    for (int node = 0; node <= 2; ++node)
+        run(node, "INSERT INTO cit_accounts (v) SELECT g FROM generate_series(1, 300) g");
     EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM cit_accounts"), 900);
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM cit_accounts WHERE id::text !~ '^cacct_[0-9a-z]{25}$'"), 0);
     // Rows are where the type's hash puts them: a lookup by key is routed to one shard.
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM cit_accounts WHERE id = '" + text(1, "SELECT max(id)::text FROM cit_accounts") + "'"), 1);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM cit_accounts WHERE id = '" +
+                            text(1, "SELECT max(id)::text FROM cit_accounts") + "'"),
+              1);
     // The invoices' IDs are made in the INSERT ... SELECT's tasks, on the workers (node ids 101 and
     // 102; the coordinator's is 100).
     std::string plan;
-    for (const auto& r : run(0, "EXPLAIN (COSTS OFF) INSERT INTO cit_billing.invoices (account, v) SELECT id, v FROM cit_accounts"))
+    for (const auto& r :
+         run(0, "EXPLAIN (COSTS OFF) INSERT INTO cit_billing.invoices (account, v) SELECT id, v FROM cit_accounts"))
         plan += r[0].as<std::string>() + "\n";
     EXPECT_NE(plan.find("Task Count: 32"), std::string::npos) << plan;
     run(0, "INSERT INTO cit_billing.invoices (account, v) SELECT id, v FROM cit_accounts");
     EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM cit_billing.invoices"), 900);
-    EXPECT_EQ(text(0, "SELECT string_agg(DISTINCT snowflake_node(id::snowflake)::text, ',') FROM cit_billing.invoices"), "101,102");
+    EXPECT_EQ(text(0, "SELECT string_agg(DISTINCT snowflake_node(id::snowflake)::text, ',') FROM cit_billing.invoices"),
+              "101,102");
     // Rolled back on the coordinator: on no node.
     run(0, "BEGIN; SELECT create_id_type('cit_rolled_back_id', kind => 'xid', prefix => 'crb'); ROLLBACK");
     for (int node = 0; node <= 2; ++node) {
-        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_rolled_back_id'"), 0) << "node " << node;
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_rolled_back_id'"), 0)
+            << "node " << node;
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM prefix_registry WHERE prefix = 'crb'"), 0) << "node " << node;
     }
     // A node that refuses (the name taken there) fails the call, and it is left on no node: Citus
@@ -582,7 +630,9 @@ TEST(Citus, CreatedIdTypesOnEveryNode) {
     } catch (const pqxx::sql_error& e) {
         message = std::string(e.sqlstate()) + " " + e.what();
     }
-    EXPECT_NE(message.find("55000 ERROR:  create_id_type() runs on the coordinator of a Citus cluster"), std::string::npos) << message;
+    EXPECT_NE(message.find("55000 ERROR:  create_id_type() runs on the coordinator of a Citus cluster"),
+              std::string::npos)
+        << message;
     EXPECT_EQ(scalar(1, "SELECT count(*) FROM pg_type WHERE typname = 'cit_worker_id'"), 0);
     // Cascade would drop a distributed table's column behind Citus's back, one whose type is a
     // domain over the type too: refused, nothing dropped.
@@ -593,7 +643,9 @@ TEST(Citus, CreatedIdTypesOnEveryNode) {
     run(0, "CREATE TYPE cit_account_pair AS (a cit_account_id, n int)");
     run(0, "CREATE TABLE cit_by_composite (k int PRIMARY KEY, c cit_account_pair)");
     run(0, "SELECT create_distributed_table('cit_by_composite', 'k')");
-    run(0, "INSERT INTO cit_by_composite SELECT g, format('(%s,%s)', gen_cit_account_id(), g)::cit_account_pair FROM generate_series(1, 10) g");
+    run(0,
+        "INSERT INTO cit_by_composite SELECT g, format('(%s,%s)', gen_cit_account_id(), g)::cit_account_pair FROM "
+        "generate_series(1, 10) g");
     message.clear();
     try {
         run(0, "SELECT drop_id_type('cit_account_id', cascade => true)");
@@ -601,9 +653,10 @@ TEST(Citus, CreatedIdTypesOnEveryNode) {
         message = std::string(e.sqlstate()) + " " + e.what();
     }
     EXPECT_NE(message.find("2BP01"), std::string::npos) << message;
-    EXPECT_NE(message.find("while Citus tables use it: cit_billing.invoices, public.cit_accounts, public.cit_by_composite, "
-                           "public.cit_by_domain"),
-              std::string::npos)
+    EXPECT_NE(
+        message.find("while Citus tables use it: cit_billing.invoices, public.cit_accounts, public.cit_by_composite, "
+                     "public.cit_by_domain"),
+        std::string::npos)
         << message;
     for (int node = 0; node <= 2; ++node) EXPECT_EQ(scalar(node, member), 2) << "node " << node;
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM cit_billing.invoices"), 900);
@@ -611,9 +664,11 @@ TEST(Citus, CreatedIdTypesOnEveryNode) {
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM cit_by_composite WHERE (c).a IS NOT NULL"), 10);
     // Made and distributed in one transaction (a migration): the shards are made over the
     // connections that made the type on each node.
-    run(0, "BEGIN; SELECT create_id_type('cit_tx_id', kind => 'ksuid', prefix => 'ctx'); "
-           "CREATE TABLE cit_tx (id cit_tx_id PRIMARY KEY DEFAULT gen_cit_tx_id(), v int); "
-           "SELECT create_distributed_table('cit_tx', 'id'); INSERT INTO cit_tx (v) SELECT g FROM generate_series(1, 50) g; COMMIT");
+    run(0,
+        "BEGIN; SELECT create_id_type('cit_tx_id', kind => 'ksuid', prefix => 'ctx'); "
+        "CREATE TABLE cit_tx (id cit_tx_id PRIMARY KEY DEFAULT gen_cit_tx_id(), v int); "
+        "SELECT create_distributed_table('cit_tx', 'id'); INSERT INTO cit_tx (v) SELECT g FROM generate_series(1, 50) "
+        "g; COMMIT");
     EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM cit_tx"), 50);
     for (int node = 1; node <= 2; ++node) run(node, "INSERT INTO cit_tx (v) SELECT g FROM generate_series(1, 50) g");
     EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM cit_tx"), 150);
@@ -634,7 +689,8 @@ TEST(Citus, AddNodeIsReadyUnderRebalance) {
     std::vector<std::thread> writers;
     for (int node : {0, 1, 2}) {
         writers.emplace_back([&, node] { insert_until(node, "sh", stop, rows_sh, errors, refused, messages); });
-        writers.emplace_back([&, node] { insert_until(node, "shard_5.items", stop, rows_items, errors, refused, messages); });
+        writers.emplace_back(
+            [&, node] { insert_until(node, "shard_5.items", stop, rows_items, errors, refused, messages); });
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     run(0, "SELECT citus_add_node(" + node_name(3) + ")");
@@ -643,7 +699,8 @@ TEST(Citus, AddNodeIsReadyUnderRebalance) {
               text(0, "SELECT extversion FROM pg_extension WHERE extname = 'id_gen'"));
     // The new node's first next_id() calls: several sessions at once, each a first call.
     auto first = next_ids_everywhere({3, 3, 3}, "shard_6.next_id()", 2000);
-    const auto ready_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - added).count();
+    const auto ready_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - added).count();
     EXPECT_LT(ready_ms, 10000);
     for (const auto& v : first)
         for (long long id : v) ASSERT_EQ((id >> 10) & 8191, 6);
@@ -660,21 +717,26 @@ TEST(Citus, AddNodeIsReadyUnderRebalance) {
     // moved every group the earlier tests made, 73 moves: 218 s in one run.)
     const std::string to = node_name(3);
     const auto shard_on = [](const std::string& table, const std::string& where) {
-        return text(0, "SELECT shardid || ', ' || quote_literal(nodename) || ', ' || nodeport FROM citus_shards WHERE table_name = '" +
-                           table + "'::regclass AND " + where + " ORDER BY shardid LIMIT 1");
+        return text(0,
+                    "SELECT shardid || ', ' || quote_literal(nodename) || ', ' || nodeport FROM citus_shards WHERE "
+                    "table_name = '" +
+                        table + "'::regclass AND " + where + " ORDER BY shardid LIMIT 1");
     };
     try {
-        for (const auto& move : {shard_on("sh", "nodeport = " + std::to_string(ports().at(1))),
-                                 shard_on("shard_5.items", "true"),
-                                 // The shard of an account the INSERT ... SELECT below reads (v <= 20), so
-                                 // that the new node makes invoice IDs there.
-                                 shard_on("cit_accounts", "shardid = (SELECT get_shard_id_for_distribution_column("
-                                                          "'cit_accounts', id) FROM cit_accounts WHERE v <= 20 ORDER BY id LIMIT 1)")})
-            run(0, "SELECT citus_move_shard_placement(" + move + ", " + to + ", shard_transfer_mode => 'block_writes')");
+        for (const auto& move :
+             {shard_on("sh", "nodeport = " + std::to_string(ports().at(1))), shard_on("shard_5.items", "true"),
+              // The shard of an account the INSERT ... SELECT below reads (v <= 20), so
+              // that the new node makes invoice IDs there.
+              shard_on("cit_accounts",
+                       "shardid = (SELECT get_shard_id_for_distribution_column("
+                       "'cit_accounts', id) FROM cit_accounts WHERE v <= 20 ORDER BY id LIMIT 1)")})
+            run(0,
+                "SELECT citus_move_shard_placement(" + move + ", " + to + ", shard_transfer_mode => 'block_writes')");
     } catch (const std::exception& e) {
         failure = e.what();
     }
-    const auto rebalance_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    const auto rebalance_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     stop = true;
     stop_new = true;
@@ -689,14 +751,17 @@ TEST(Citus, AddNodeIsReadyUnderRebalance) {
     // The created types came with id_gen (CreatedIdTypesOnEveryNode): the new node holds shards of
     // the tables they key, inserts with their generators, and makes invoice IDs in an INSERT ... SELECT.
     EXPECT_EQ(scalar(3, kCreatedTypeMembers), 2);
-    EXPECT_GT(scalar(0, "SELECT count(*) FROM citus_shards WHERE table_name = 'cit_accounts'::regclass AND nodeport = " +
-                            std::to_string(ports().at(3))),
-              0);
+    EXPECT_GT(
+        scalar(0, "SELECT count(*) FROM citus_shards WHERE table_name = 'cit_accounts'::regclass AND nodeport = " +
+                      std::to_string(ports().at(3))),
+        0);
     run(3, "INSERT INTO cit_accounts (v) SELECT g FROM generate_series(1, 300) g");
     EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM cit_accounts"), 1200);
     run(0, "INSERT INTO cit_billing.invoices (account, v) SELECT id, -v FROM cit_accounts WHERE v <= 20");
     EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM cit_billing.invoices"), 980);
-    EXPECT_EQ(text(0, "SELECT string_agg(DISTINCT snowflake_node(id::snowflake)::text, ',') FROM cit_billing.invoices WHERE v < 0"),
+    EXPECT_EQ(text(0,
+                   "SELECT string_agg(DISTINCT snowflake_node(id::snowflake)::text, ',') FROM cit_billing.invoices "
+                   "WHERE v < 0"),
               "101,102,103");
     const long long sh_rows = scalar(0, "SELECT count(*) FROM sh");
     const long long items_rows = scalar(0, "SELECT count(*) FROM shard_5.items");
@@ -710,8 +775,9 @@ TEST(Citus, AddNodeIsReadyUnderRebalance) {
     EXPECT_GT(scalar(0, "SELECT count(*) FROM sh WHERE " + issuing_node(6) + " = 103"), new_before);
     EXPECT_EQ(scalar(0, "SELECT count(*) - count(DISTINCT id) FROM sh"), 0);
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM sh WHERE " + issuing_node(6) + " IS NULL"), 0);
-    std::cout << "[ note ] node added under inserts: its first next_id() " << ready_ms << " ms after citus_add_node(); 3 shard moves "
-              << rebalance_ms << " ms; " << rows_sh.load() + rows_items.load() << " rows on the old nodes and " << rows_new.load()
+    std::cout << "[ note ] node added under inserts: its first next_id() " << ready_ms
+              << " ms after citus_add_node(); 3 shard moves " << rebalance_ms << " ms; "
+              << rows_sh.load() + rows_items.load() << " rows on the old nodes and " << rows_new.load()
               << " on the new one meanwhile, " << refused.load() << " batches refused by Citus" << std::endl;
 }
 
@@ -724,9 +790,12 @@ TEST(Citus, TwoNodesAskAtOnce) {
     for (int node : {2, 3}) run(node, "DELETE FROM shard_registry WHERE shard = 16");
     next_ids_everywhere({0, 1, 2, 2, 3, 3}, "shard_16.next_id()", 5000);
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 16"), 4);
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks a JOIN shard_blocks b ON a.shard = b.shard AND a.node_id < b.node_id "
-                        "AND a.seq_lo < b.seq_lo + (1 << b.seq_bits) AND b.seq_lo < a.seq_lo + (1 << a.seq_bits) WHERE a.shard = 16"),
-              0);
+    EXPECT_EQ(
+        scalar(0,
+               "SELECT count(*) FROM shard_blocks a JOIN shard_blocks b ON a.shard = b.shard AND a.node_id < b.node_id "
+               "AND a.seq_lo < b.seq_lo + (1 << b.seq_bits) AND b.seq_lo < a.seq_lo + (1 << a.seq_bits) WHERE a.shard "
+               "= 16"),
+        0);
 }
 
 // A worker's copy can be stale (a node disabled while a shard was dropped and made again comes
@@ -737,7 +806,8 @@ TEST(Citus, ABlockGoesToOneNodeIdOnly) {
     run(0, "SELECT create_shard(18)");
     const std::string p_lo = text(0, "SELECT seq_lo::text FROM shard_blocks WHERE shard = 18 AND node_id = 102");
     const std::string p_bits = text(0, "SELECT seq_bits::text FROM shard_blocks WHERE shard = 18 AND node_id = 102");
-    const std::string blocks_103 = text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 18 AND node_id = 103");
+    const std::string blocks_103 =
+        text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 18 AND node_id = 103");
     run(0, "SELECT drop_shard(18)");
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_block_history WHERE shard = 18"), 4);
     // Worker 2 comes back as another node id: the shard is made again without node id 102.
@@ -745,11 +815,12 @@ TEST(Citus, ABlockGoesToOneNodeIdOnly) {
     run(2, "SELECT pg_reload_conf()");
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     run(0, "SELECT create_shard(18)");
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 18 AND seq_lo < " + p_lo + " + (1 << " + p_bits +
-                        ") AND " + p_lo + " < seq_lo + (1 << seq_bits)"),
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 18 AND seq_lo < " + p_lo + " + (1 << " +
+                            p_bits + ") AND " + p_lo + " < seq_lo + (1 << seq_bits)"),
               0)
         << "node id 102's old block of shard 18 was granted to another node id";
-    EXPECT_EQ(text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 18 AND node_id = 103"), blocks_103);
+    EXPECT_EQ(text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 18 AND node_id = 103"),
+              blocks_103);
     run(2, "ALTER SYSTEM RESET id_gen.node_id");
     run(2, "SELECT pg_reload_conf()");
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -766,9 +837,10 @@ TEST(Citus, ABlockGoesToOneNodeIdOnly) {
 TEST(Citus, RefusesWhileTheCoordinatorCannotGrant) {
     // Shard 17, its field all granted (the nodes' blocks and made-up ones for node ids 900...).
     run(0, "SELECT create_shard(17)");
-    run(0, "INSERT INTO shard_blocks SELECT 17, 900 + k, lo, 7, epoch FROM shard_registry, "
-           "LATERAL (SELECT row_number() OVER () AS k, g AS lo FROM generate_series(0, 896, 128) g "
-           "WHERE NOT EXISTS (SELECT 1 FROM shard_blocks b WHERE b.shard = 17 AND b.seq_lo = g)) f WHERE shard = 17");
+    run(0,
+        "INSERT INTO shard_blocks SELECT 17, 900 + k, lo, 7, epoch FROM shard_registry, "
+        "LATERAL (SELECT row_number() OVER () AS k, g AS lo FROM generate_series(0, 896, 128) g "
+        "WHERE NOT EXISTS (SELECT 1 FROM shard_blocks b WHERE b.shard = 17 AND b.seq_lo = g)) f WHERE shard = 17");
     EXPECT_EQ(scalar(0, "SELECT sum(1 << seq_bits) FROM shard_blocks WHERE shard = 17"), 1024);
     run(3, "ALTER SYSTEM SET id_gen.node_id = 151");
     run(3, "SELECT pg_reload_conf()");
@@ -888,8 +960,7 @@ bool wait_back(int node) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         try {
             if (scalar(node, "SELECT 1") == 1) return true;
-        } catch (const std::exception&) {
-        }
+        } catch (const std::exception&) {}
     }
     return false;
 }
@@ -970,12 +1041,15 @@ TEST(Citus, AGrantSurvivesACoordinatorCrash) {
 // disabled node is not asked), and refuses (55000) naming it; shard_cluster_sync() refuses too.
 // The spare node is drained first (Citus disables no node that holds a shard's only placement).
 TEST(Citus, ANodeIdOfADisabledNodeGoesToNoOtherNode) {
-    const std::string group3 = text(0, "SELECT groupid::text FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(3)));
-    const std::string block = text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 5 AND node_id = 103");
+    const std::string group3 =
+        text(0, "SELECT groupid::text FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(3)));
+    const std::string block =
+        text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 5 AND node_id = 103");
     run(0, "SELECT citus_drain_node(" + node_name(3) + ", shard_transfer_mode => 'block_writes')");
     run(0, "SELECT citus_disable_node(" + node_name(3) + ")");
     // While a node is disabled, create_id_type() and drop_id_type() refuse: it would miss the change.
-    const std::string create_message = error_text(0, "SELECT create_id_type('cit_never_id', kind => 'ulid', prefix => 'cnever')");
+    const std::string create_message =
+        error_text(0, "SELECT create_id_type('cit_never_id', kind => 'ulid', prefix => 'cnever')");
     const std::string drop_message = error_text(0, "SELECT drop_id_type('cit_billing.cit_invoice_id')");
     NodeIdReset reset{2};
     set_node_id(2, "103");
@@ -988,12 +1062,15 @@ TEST(Citus, ANodeIdOfADisabledNodeGoesToNoOtherNode) {
     set_node_id(2, "");
     // Citus syncs the other nodes' metadata after citus_disable_node() in the background, and
     // activates no node while a metadata node is out of sync.
-    EXPECT_EQ(wait_for_row(0, "SELECT 'synced' WHERE NOT EXISTS (SELECT 1 FROM pg_dist_node WHERE isactive AND hasmetadata "
-                              "AND NOT metadatasynced)"),
-              "synced");
+    EXPECT_EQ(
+        wait_for_row(0,
+                     "SELECT 'synced' WHERE NOT EXISTS (SELECT 1 FROM pg_dist_node WHERE isactive AND hasmetadata "
+                     "AND NOT metadatasynced)"),
+        "synced");
     run(0, "SELECT citus_activate_node(" + node_name(3) + ")");
     run(0, "SELECT citus_set_node_property(" + node_name(3) + ", 'shouldhaveshards', true)");
-    const std::string disabled = "needs every node of the Citus cluster active; disabled: " + host() + ":" + std::to_string(ports().at(3));
+    const std::string disabled =
+        "needs every node of the Citus cluster active; disabled: " + host() + ":" + std::to_string(ports().at(3));
     EXPECT_EQ(create_message.find("55000 ERROR:  create_id_type() " + disabled), 0u) << create_message;
     EXPECT_EQ(drop_message.find("55000 ERROR:  drop_id_type() " + disabled), 0u) << drop_message;
     for (int node = 0; node <= 3; ++node) {
@@ -1008,12 +1085,18 @@ TEST(Citus, ANodeIdOfADisabledNodeGoesToNoOtherNode) {
     EXPECT_NE(sync_message.find("55000"), std::string::npos) << sync_message;
     EXPECT_NE(sync_message.find("id_gen.node_id 103 is held by another node"), std::string::npos) << sync_message;
     EXPECT_LT(ms, 10000);
-    EXPECT_EQ(text(0, "SELECT string_agg(seq_lo || '/' || seq_bits, ',') FROM shard_blocks WHERE shard = 5 AND node_id = 103"), block);
+    EXPECT_EQ(
+        text(0,
+             "SELECT string_agg(seq_lo || '/' || seq_bits, ',') FROM shard_blocks WHERE shard = 5 AND node_id = 103"),
+        block);
     // Back in the cluster, each issues from its own block.
     EXPECT_EQ(scalar(2, "SELECT shard_id_shard(shard_5.next_id())"), 5);
     EXPECT_EQ(scalar(3, "SELECT shard_id_shard(shard_5.next_id())"), 5);
     // Every block of node id 103 is recorded as node 3's.
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_block_history WHERE node_id = 103 AND node_group IS DISTINCT FROM " + group3), 0);
+    EXPECT_EQ(
+        scalar(0, "SELECT count(*) FROM shard_block_history WHERE node_id = 103 AND node_group IS DISTINCT FROM " +
+                      group3),
+        0);
     EXPECT_GT(scalar(0, "SELECT count(*) FROM shard_block_history WHERE node_id = 103"), 0);
 }
 
@@ -1048,8 +1131,8 @@ TEST(Citus, AnUnreachableWorkerDelaysNoGrant) {
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id = 155"), 0);
     // Asked again with the coordinator back, it is granted.
     EXPECT_EQ(scalar(3, "SELECT shard_id_shard(shard_16.next_id())"), 16);
-    std::cout << "[ note ] grant with a stopped worker: " << granted_ms << " ms; refusal with a stopped coordinator: " << refused_ms
-              << " ms" << std::endl;
+    std::cout << "[ note ] grant with a stopped worker: " << granted_ms
+              << " ms; refusal with a stopped coordinator: " << refused_ms << " ms" << std::endl;
 }
 
 namespace {
@@ -1127,10 +1210,15 @@ TEST(Citus, BinaryCopyOfEveryType) {
     // Every base type of the extension is in the list (not the types create_id_type() made, members on a Citus cluster).
     std::string listed;
     for (const auto& t : types) listed += std::string(listed.empty() ? "" : ",") + "'" + t.type + "'";
-    EXPECT_EQ(text(0, "SELECT coalesce(string_agg(t.typname, ','), '') FROM pg_type t JOIN pg_depend d ON d.classid = 'pg_type'::regclass "
-                      "AND d.objid = t.oid AND d.deptype = 'e' JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'id_gen' "
-                      "WHERE t.typtype = 'b' AND t.typcategory <> 'A' AND t.typname NOT IN (" + listed + ") "
-                      "AND (SELECT kind FROM id_type_describe(t.oid::regtype)) IS NULL"),
+    EXPECT_EQ(text(0,
+                   "SELECT coalesce(string_agg(t.typname, ','), '') FROM pg_type t JOIN pg_depend d ON d.classid = "
+                   "'pg_type'::regclass "
+                   "AND d.objid = t.oid AND d.deptype = 'e' JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = "
+                   "'id_gen' "
+                   "WHERE t.typtype = 'b' AND t.typcategory <> 'A' AND t.typname NOT IN (" +
+                       listed +
+                       ") "
+                       "AND (SELECT kind FROM id_type_describe(t.oid::regtype)) IS NULL"),
               "");
     ConnPtr c(PQconnectdb(dsn(0).c_str()), &PQfinish);
     ASSERT_EQ(PQstatus(c.get()), CONNECTION_OK) << PQerrorMessage(c.get());
@@ -1142,14 +1230,18 @@ TEST(Citus, BinaryCopyOfEveryType) {
         run(0, "CREATE TABLE " + table + " (id " + t.type + " PRIMARY KEY, n int)");
         run(0, "SELECT create_distributed_table('" + table + "', 'id', shard_count => 4, colocate_with => 'none')");
         std::string err;
-        const std::string data = copy_out(c.get(), "COPY (SELECT id, n FROM " + table + "_src ORDER BY id::text) TO STDOUT (FORMAT binary)", err);
+        const std::string data = copy_out(
+            c.get(), "COPY (SELECT id, n FROM " + table + "_src ORDER BY id::text) TO STDOUT (FORMAT binary)", err);
         ASSERT_EQ(err, "") << t.type;
         EXPECT_EQ(copy_in(c.get(), "COPY " + table + " FROM STDIN (FORMAT binary)", data), "") << t.type;
         EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM " + table), 3000) << t.type;
-        EXPECT_EQ(scalar(0, "SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name = '" + table + "'::regclass"), 3)
+        EXPECT_EQ(
+            scalar(0, "SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name = '" + table + "'::regclass"),
+            3)
             << t.type;
         // The same bytes back, in the same order.
-        const std::string back = copy_out(c.get(), "COPY (SELECT id, n FROM " + table + " ORDER BY id::text) TO STDOUT (FORMAT binary)", err);
+        const std::string back = copy_out(
+            c.get(), "COPY (SELECT id, n FROM " + table + " ORDER BY id::text) TO STDOUT (FORMAT binary)", err);
         ASSERT_EQ(err, "") << t.type;
         EXPECT_TRUE(back == data) << t.type << ": binary COPY out differs from what went in";
         // Rows are where Citus looks for them: a router query (one shard, from the value's hash)
@@ -1160,14 +1252,15 @@ TEST(Citus, BinaryCopyOfEveryType) {
             int found = 0;
             const auto sample = rtx.exec("SELECT id::text FROM " + table + "_src ORDER BY n LIMIT 40");
             for (const auto& row : sample)
-                found += rtx.exec("SELECT count(*) FROM " + table + " WHERE id = " + rtx.quote(row[0].as<std::string>()) + "::" +
-                                  t.type)[0][0].as<int>();
+                found += rtx.exec("SELECT count(*) FROM " + table +
+                                  " WHERE id = " + rtx.quote(row[0].as<std::string>()) + "::" + t.type)[0][0]
+                             .as<int>();
             EXPECT_EQ(found, 40) << t.type;
         }
         total += scalar(0, "SELECT count(*) FROM " + table);
     }
-    std::cout << "[ count ] binary COPY: " << types.size() << " types, " << total << " rows, every value distinct and back byte for byte"
-              << std::endl;
+    std::cout << "[ count ] binary COPY: " << types.size() << " types, " << total
+              << " rows, every value distinct and back byte for byte" << std::endl;
 }
 
 // A worker crashes and restarts (a backend killed with SIGKILL: the postmaster resets shared
@@ -1176,9 +1269,12 @@ TEST(Citus, BinaryCopyOfEveryType) {
 // listed) are retried; once it is back every insert succeeds, it issues above every ID it issued
 // before the crash, and no ID repeats.
 TEST(Citus, WorkerRestartedMidRun) {
-    run(0, "CREATE TABLE rs (id bigint DEFAULT shard_6.next_id(), sf snowflake DEFAULT gen_snowflake(), payload int, origin int)");
+    run(0,
+        "CREATE TABLE rs (id bigint DEFAULT shard_6.next_id(), sf snowflake DEFAULT gen_snowflake(), payload int, "
+        "origin int)");
     run(0, "SELECT create_distributed_table('rs', 'payload', shard_count => 8, colocate_with => 'none')");
-    const long long before_max = scalar(2, "SELECT max(x) FROM (SELECT shard_6.next_id() AS x FROM generate_series(1, 20000)) s");
+    const long long before_max =
+        scalar(2, "SELECT max(x) FROM (SELECT shard_6.next_id() AS x FROM generate_series(1, 20000)) s");
     std::atomic<bool> stop{false}, restarting{false};
     std::atomic<long long> rows{0};
     std::atomic<int> retried{0}, errors{0}, in_doubt{0};
@@ -1190,7 +1286,8 @@ TEST(Citus, WorkerRestartedMidRun) {
             try {
                 if (!c) c = std::make_unique<pqxx::connection>(dsn(node));
                 pqxx::work tx(*c);
-                tx.exec("INSERT INTO rs (payload, origin) SELECT g, " + std::to_string(node) + " FROM generate_series(1, 40) g");
+                tx.exec("INSERT INTO rs (payload, origin) SELECT g, " + std::to_string(node) +
+                        " FROM generate_series(1, 40) g");
                 tx.commit();
                 rows += 40;
             } catch (const std::exception& e) {
@@ -1239,8 +1336,10 @@ TEST(Citus, WorkerRestartedMidRun) {
     }
     EXPECT_EQ(scalar(2, "SELECT count(*) FROM pg_prepared_xacts"), 0)
         << "coordinator backends: "
-        << text(0, "SELECT coalesce(string_agg(pid || ' ' || state || ' ' || coalesce(wait_event, '-') || ' ' || left(query, 60), ' | '), "
-                   "'none') FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()");
+        << text(0,
+                "SELECT coalesce(string_agg(pid || ' ' || state || ' ' || coalesce(wait_event, '-') || ' ' || "
+                "left(query, 60), ' | '), "
+                "'none') FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()");
     EXPECT_EQ(errors.load(), 0) << (messages.empty() ? "" : messages[0]);
     EXPECT_GT(retried.load(), 0) << "no insert failed: did worker 2 restart?";
     EXPECT_GT(rows.load(), rows_at_restart) << "no insert after the restart";
@@ -1255,7 +1354,8 @@ TEST(Citus, WorkerRestartedMidRun) {
     std::string listed;
     for (const auto& m : retry_messages) listed += " | " + m.substr(0, m.find('\n'));
     std::cout << "[ count ] rs: " << stored << " rows, as many distinct shard IDs and snowflakes; " << retried.load()
-              << " batches retried while worker 2 restarted, " << in_doubt.load() << " of them in doubt" << listed << std::endl;
+              << " batches retried while worker 2 restarted, " << in_doubt.load() << " of them in doubt" << listed
+              << std::endl;
 }
 
 // drop_id_type() on the coordinator drops the type and all it made on every node, the one added
@@ -1272,8 +1372,9 @@ TEST(Citus, DropIdTypeReachesEveryNode) {
     // A type as 0.2.0 made one on a Citus coordinator, or as one was made before Citus was
     // installed: not a member, on the coordinator alone. drop_id_type() drops it there only.
     run(0, "SELECT id_type_create('cit_local_id', 'ulid', 'cloc', 'prefixed', 'public')");
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM id_type_objects('cit_local_id') o JOIN pg_depend d ON d.classid = o.classid "
-                        "AND d.objid = o.objid AND d.deptype = 'e'"),
+    EXPECT_EQ(scalar(0,
+                     "SELECT count(*) FROM id_type_objects('cit_local_id') o JOIN pg_depend d ON d.classid = o.classid "
+                     "AND d.objid = o.objid AND d.deptype = 'e'"),
               0);
     for (int node = 1; node <= 3; ++node)
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_local_id'"), 0) << "node " << node;
@@ -1286,13 +1387,17 @@ TEST(Citus, DropIdTypeReachesEveryNode) {
     run(0, "SELECT id_type_create('cit_old_id', 'snowflake', 'cold', 'prefixed', 'public')");
     const std::string modin = text(0, "SELECT prosrc FROM pg_proc WHERE proname = 'cit_old_id_typmod_in'");
     for (int node = 1; node <= 3; ++node)
-        run(node, "SET citus.enable_ddl_propagation = off; "
-                  "CREATE FUNCTION public.cit_old_id_typmod_in(cstring[]) RETURNS int4 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $b$" +
-                      modin + "$b$; CREATE FUNCTION public.cit_old_id_sortsupport(internal) RETURNS void LANGUAGE internal "
-                              "IMMUTABLE STRICT PARALLEL SAFE AS 'btint8sortsupport'");
+        run(node,
+            "SET citus.enable_ddl_propagation = off; "
+            "CREATE FUNCTION public.cit_old_id_typmod_in(cstring[]) RETURNS int4 LANGUAGE sql IMMUTABLE STRICT "
+            "PARALLEL SAFE AS $b$" +
+                modin +
+                "$b$; CREATE FUNCTION public.cit_old_id_sortsupport(internal) RETURNS void LANGUAGE internal "
+                "IMMUTABLE STRICT PARALLEL SAFE AS 'btint8sortsupport'");
     // And one in a schema the workers do not have (made before Citus, or with its propagation off).
-    run(0, "SET citus.enable_ddl_propagation = off; CREATE SCHEMA cit_old_schema; "
-           "SELECT id_type_create('cit_older_id', 'ulid', 'colder', 'typeid', 'cit_old_schema')");
+    run(0,
+        "SET citus.enable_ddl_propagation = off; CREATE SCHEMA cit_old_schema; "
+        "SELECT id_type_create('cit_older_id', 'ulid', 'colder', 'typeid', 'cit_old_schema')");
     EXPECT_EQ(text(0, "SELECT id_type_distribute('cit_old_schema.cit_older_id')::text"), "cit_old_schema.cit_older_id");
     for (int node = 1; node <= 3; ++node)
         EXPECT_EQ(text(node, "SELECT gen_ulid() < cit_old_schema.gen_cit_older_id()::ulid"), "t") << "node " << node;
@@ -1300,9 +1405,12 @@ TEST(Citus, DropIdTypeReachesEveryNode) {
     EXPECT_EQ(text(0, "SELECT id_type_distribute('cit_old_id')::text"), "cit_old_id");
     EXPECT_EQ(text(0, "SELECT id_type_distribute('cit_old_id')::text"), "cit_old_id");  // a member already: as it is
     for (int node = 0; node <= 3; ++node)
-        EXPECT_EQ(scalar(node, "SELECT count(*) FROM id_type_objects('cit_old_id') o JOIN pg_depend d ON d.classid = o.classid "
-                               "AND d.objid = o.objid AND d.deptype = 'e'"),
-                  38) << "node " << node;
+        EXPECT_EQ(
+            scalar(node,
+                   "SELECT count(*) FROM id_type_objects('cit_old_id') o JOIN pg_depend d ON d.classid = o.classid "
+                   "AND d.objid = o.objid AND d.deptype = 'e'"),
+            38)
+            << "node " << node;
     run(0, "CREATE TABLE cit_old (id cit_old_id PRIMARY KEY DEFAULT gen_cit_old_id(), v int)");
     run(0, "SELECT create_distributed_table('cit_old', 'id')");
     for (int node = 0; node <= 3; ++node) run(node, "INSERT INTO cit_old (v) SELECT g FROM generate_series(1, 100) g");
@@ -1312,12 +1420,19 @@ TEST(Citus, DropIdTypeReachesEveryNode) {
     run(0, "DROP TABLE cit_old");
     run(0, "SELECT drop_id_type('cit_old_id')");
     for (int node = 0; node <= 3; ++node) {
-        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname LIKE 'cit\\_%\\_id' OR typname LIKE '\\_cit\\_%\\_id'"), 0)
+        EXPECT_EQ(
+            scalar(node,
+                   "SELECT count(*) FROM pg_type WHERE typname LIKE 'cit\\_%\\_id' OR typname LIKE '\\_cit\\_%\\_id'"),
+            0)
             << "node " << node;
-        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_proc WHERE proname LIKE '%cit\\_account\\_id%' OR proname LIKE '%cit\\_invoice\\_id%'"), 0)
+        EXPECT_EQ(scalar(node,
+                         "SELECT count(*) FROM pg_proc WHERE proname LIKE '%cit\\_account\\_id%' OR proname LIKE "
+                         "'%cit\\_invoice\\_id%'"),
+                  0)
             << "node " << node;
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_opfamily WHERE opfname LIKE 'cit\\_%'"), 0) << "node " << node;
-        EXPECT_EQ(scalar(node, "SELECT count(*) FROM prefix_registry WHERE prefix IN ('cacct', 'cinv')"), 0) << "node " << node;
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM prefix_registry WHERE prefix IN ('cacct', 'cinv')"), 0)
+            << "node " << node;
         // Nothing of id_gen's own went with them.
         EXPECT_EQ(text(node, "SELECT (gen_ulid() IS NOT NULL)::text"), "true") << "node " << node;
     }
@@ -1328,7 +1443,8 @@ TEST(Citus, RenameAndDropReachEveryNode) {
     run(0, "SELECT create_shard(9)");
     run(0, "SELECT rename_shard(9, 'shard_nine')");
     for (int node = 1; node <= 3; ++node) {
-        EXPECT_EQ(text(node, "SELECT schema_name::text FROM shard_registry WHERE shard = 9"), "shard_nine") << "node " << node;
+        EXPECT_EQ(text(node, "SELECT schema_name::text FROM shard_registry WHERE shard = 9"), "shard_nine")
+            << "node " << node;
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM shard_blocks WHERE shard = 9"), 4) << "node " << node;
         EXPECT_EQ(scalar(node, "SELECT shard_id_shard(shard_nine.next_id())"), 9) << "node " << node;
     }
@@ -1351,7 +1467,10 @@ TEST(Citus, ColocationNeedsTheSameType) {
     run(0, "CREATE TABLE co_bigint (id bigint)");
     EXPECT_NE(sqlstate_of(0, "SELECT create_distributed_table('co_bigint', 'id', colocate_with => 'co_sf')"), "");
     run(0, "SELECT create_distributed_table('co_ulid', 'id', colocate_with => 't_ulid')");
-    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT colocationid) FROM pg_dist_partition WHERE logicalrelid IN ('co_ulid'::regclass, 't_ulid'::regclass)"), 1);
+    EXPECT_EQ(scalar(0,
+                     "SELECT count(DISTINCT colocationid) FROM pg_dist_partition WHERE logicalrelid IN "
+                     "('co_ulid'::regclass, 't_ulid'::regclass)"),
+              1);
 }
 
 // Block grants: sizes are powers of two; a shard whose sequence field is full refuses (54000); a
@@ -1369,7 +1488,9 @@ TEST(Citus, BlockGrants) {
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 12 AND valid_from > now()"), 4);
     EXPECT_EQ(sqlstate_of(0, "SELECT shard_12.next_id()"), "55000");
     EXPECT_EQ(sqlstate_of(1, "SELECT shard_12.next_id()"), "55000");
-    const long long wait_ms = scalar(0, "SELECT ceil(extract(epoch FROM max(valid_from) - clock_timestamp()) * 1000)::bigint FROM shard_blocks WHERE shard = 12");
+    const long long wait_ms = scalar(0,
+                                     "SELECT ceil(extract(epoch FROM max(valid_from) - clock_timestamp()) * "
+                                     "1000)::bigint FROM shard_blocks WHERE shard = 12");
     EXPECT_LE(wait_ms, 2500);
     std::this_thread::sleep_for(std::chrono::milliseconds(std::max(0LL, wait_ms) + 100));
     next_ids_everywhere({0, 1, 2, 3}, "shard_12.next_id()", 20000);
@@ -1406,8 +1527,9 @@ TEST(Citus, GrantWhileTheCoordinatorIssues) {
     });
     std::string a_error;
     try {
-        ta.exec("INSERT INTO g13_whole SELECT shard_13.next_id() FROM (WITH RECURSIVE t(i) AS (SELECT 1 UNION ALL "
-                "SELECT i + 1 FROM t WHERE clock_timestamp() < statement_timestamp() + interval '3 s') SELECT i FROM t) s");
+        ta.exec(
+            "INSERT INTO g13_whole SELECT shard_13.next_id() FROM (WITH RECURSIVE t(i) AS (SELECT 1 UNION ALL "
+            "SELECT i + 1 FROM t WHERE clock_timestamp() < statement_timestamp() + interval '3 s') SELECT i FROM t) s");
         a_done = true;
         ta.exec("COMMIT");
     } catch (const std::exception& e) {
@@ -1419,8 +1541,10 @@ TEST(Citus, GrantWhileTheCoordinatorIssues) {
     ASSERT_EQ(sync_error, "");
     EXPECT_FALSE(synced_before_a_ended) << "the grant committed while the coordinator issued from the whole field";
     // Once the blocks are valid, the coordinator and worker 1 issue from them.
-    const long long wait_ms = scalar(0, "SELECT greatest(0, ceil(extract(epoch FROM max(valid_from) - clock_timestamp()) * 1000))::bigint "
-                                        "FROM shard_blocks WHERE shard = 13");
+    const long long wait_ms =
+        scalar(0,
+               "SELECT greatest(0, ceil(extract(epoch FROM max(valid_from) - clock_timestamp()) * 1000))::bigint "
+               "FROM shard_blocks WHERE shard = 13");
     std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms + 100));
     auto ids = next_ids_everywhere({0, 1}, "shard_13.next_id()", 100000);
     for (std::size_t n = 0; n < ids.size(); ++n) {
@@ -1432,10 +1556,11 @@ TEST(Citus, GrantWhileTheCoordinatorIssues) {
     EXPECT_GT(whole, 1000);
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM g13_block"), 200000);
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM (SELECT id FROM g13_whole INTERSECT SELECT id FROM g13_block) d"), 0);
-    EXPECT_EQ(scalar(0, "SELECT count(DISTINCT id) FROM (SELECT id FROM g13_whole UNION ALL SELECT id FROM g13_block) u"),
-              whole + 200000);
-    std::cout << "[ count ] grant under traffic: " << whole << " IDs from the whole field, 200000 from blocks, 0 repeated"
-              << std::endl;
+    EXPECT_EQ(
+        scalar(0, "SELECT count(DISTINCT id) FROM (SELECT id FROM g13_whole UNION ALL SELECT id FROM g13_block) u"),
+        whole + 200000);
+    std::cout << "[ count ] grant under traffic: " << whole
+              << " IDs from the whole field, 200000 from blocks, 0 repeated" << std::endl;
 }
 
 // drop_shard() then create_shard() with the same number, on the same nodes: the new blocks are
@@ -1443,8 +1568,9 @@ TEST(Citus, GrantWhileTheCoordinatorIssues) {
 // it had, above every ID it issued before the drop (run ahead of the clock by a burst here).
 TEST(Citus, DropAndCreateAgainContinuesAboveEarlierIds) {
     run(0, "SELECT create_shard(14)");
-    const std::string blocks_sql = "SELECT string_agg(node_id || ':' || seq_lo || '/' || seq_bits, ',' ORDER BY node_id) "
-                                   "FROM shard_blocks WHERE shard = 14";
+    const std::string blocks_sql =
+        "SELECT string_agg(node_id || ':' || seq_lo || '/' || seq_bits, ',' ORDER BY node_id) "
+        "FROM shard_blocks WHERE shard = 14";
     const std::string before_blocks = text(0, blocks_sql);
     auto before = next_ids_everywhere({0, 1, 2, 3}, "shard_14.next_id()", 30000);
     run(0, "SELECT drop_shard(14)");
@@ -1464,39 +1590,56 @@ TEST(Citus, DropAndCreateAgainContinuesAboveEarlierIds) {
 
 // The labels the README's cluster reference gives.
 TEST(Citus, ClusterFunctionLabels) {
-    EXPECT_EQ(text(0, "SELECT string_agg(proname || ':' || provolatile::text || proparallel::text, ',' ORDER BY proname) FROM pg_proc "
-                      "WHERE proname IN ('cluster_node_ids', 'check_cluster_node_ids', 'shard_cluster_sync', 'shard_cluster_apply', "
-                      "'shard_cluster_grant', 'shard_cluster_pull') "
-                      "AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
+    EXPECT_EQ(text(0,
+                   "SELECT string_agg(proname || ':' || provolatile::text || proparallel::text, ',' ORDER BY proname) "
+                   "FROM pg_proc "
+                   "WHERE proname IN ('cluster_node_ids', 'check_cluster_node_ids', 'shard_cluster_sync', "
+                   "'shard_cluster_apply', "
+                   "'shard_cluster_grant', 'shard_cluster_pull') "
+                   "AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
               "check_cluster_node_ids:vu,cluster_node_ids:vu,shard_cluster_apply:vu,"
               "shard_cluster_grant:vu,shard_cluster_pull:vu,shard_cluster_sync:vu");
-    EXPECT_EQ(text(0, "SELECT string_agg(proname || ':' || provolatile::text || proparallel::text, ',' ORDER BY proname) FROM pg_proc "
-                      "WHERE proname IN ('shard_cluster_grant_blocks', 'shard_cluster_block_width', 'shard_cluster_snapshot', "
-                      "'shard_cluster_check', 'shard_cluster_check_coordinator', 'shard_cluster_check_holder', 'shard_cluster_durable', "
-                      "'shard_cluster_check_caller', 'shard_cluster_send', 'shard_cluster_request_timer') "
-                      "AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
-              "shard_cluster_block_width:is,shard_cluster_check:vu,shard_cluster_check_caller:vu,shard_cluster_check_coordinator:vu,"
-              "shard_cluster_check_holder:vu,shard_cluster_durable:vu,shard_cluster_grant_blocks:vu,shard_cluster_request_timer:vu,"
-              "shard_cluster_send:vu,shard_cluster_snapshot:ss");
+    EXPECT_EQ(
+        text(0,
+             "SELECT string_agg(proname || ':' || provolatile::text || proparallel::text, ',' ORDER BY proname) FROM "
+             "pg_proc "
+             "WHERE proname IN ('shard_cluster_grant_blocks', 'shard_cluster_block_width', 'shard_cluster_snapshot', "
+             "'shard_cluster_check', 'shard_cluster_check_coordinator', 'shard_cluster_check_holder', "
+             "'shard_cluster_durable', "
+             "'shard_cluster_check_caller', 'shard_cluster_send', 'shard_cluster_request_timer') "
+             "AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
+        "shard_cluster_block_width:is,shard_cluster_check:vu,shard_cluster_check_caller:vu,shard_cluster_check_"
+        "coordinator:vu,"
+        "shard_cluster_check_holder:vu,shard_cluster_durable:vu,shard_cluster_grant_blocks:vu,shard_cluster_request_"
+        "timer:vu,"
+        "shard_cluster_send:vu,shard_cluster_snapshot:ss");
     EXPECT_EQ(sqlstate_of(0, "SELECT shard_cluster_block_width(3, 4)"), "22023");
     EXPECT_EQ(scalar(0, "SELECT shard_cluster_block_width(NULL, 3)"), 128);
     EXPECT_EQ(scalar(0, "SELECT shard_cluster_block_width(NULL, 100)"), 4);
     // next_id() asks for its grant as the function's owner: SECURITY DEFINER, and only that one.
-    EXPECT_EQ(text(0, "SELECT string_agg(proname, ',' ORDER BY proname) FROM pg_proc WHERE prosecdef "
-                      "AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
+    EXPECT_EQ(text(0,
+                   "SELECT string_agg(proname, ',' ORDER BY proname) FROM pg_proc WHERE prosecdef "
+                   "AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
               "shard_cluster_pull");
     // Not for PUBLIC; superuser only where the README says so.
     run(0, "DROP ROLE IF EXISTS idgen_plain; CREATE ROLE idgen_plain LOGIN");
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM pg_proc WHERE proname IN ('cluster_node_ids', 'check_cluster_node_ids', "
-                        "'shard_cluster_sync', 'shard_cluster_apply', 'shard_cluster_grant', 'shard_cluster_pull', "
-                        "'shard_cluster_grant_blocks', 'shard_cluster_snapshot', 'shard_cluster_check', 'shard_cluster_block_width', "
-                        "'shard_cluster_check_coordinator', 'shard_cluster_check_holder', 'shard_cluster_durable', "
-                        "'shard_cluster_check_caller', 'shard_cluster_send', 'shard_cluster_request_timer') "
-                        "AND has_function_privilege('idgen_plain', oid, 'EXECUTE')"),
+    EXPECT_EQ(scalar(0,
+                     "SELECT count(*) FROM pg_proc WHERE proname IN ('cluster_node_ids', 'check_cluster_node_ids', "
+                     "'shard_cluster_sync', 'shard_cluster_apply', 'shard_cluster_grant', 'shard_cluster_pull', "
+                     "'shard_cluster_grant_blocks', 'shard_cluster_snapshot', 'shard_cluster_check', "
+                     "'shard_cluster_block_width', "
+                     "'shard_cluster_check_coordinator', 'shard_cluster_check_holder', 'shard_cluster_durable', "
+                     "'shard_cluster_check_caller', 'shard_cluster_send', 'shard_cluster_request_timer') "
+                     "AND has_function_privilege('idgen_plain', oid, 'EXECUTE')"),
               0);
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE NOT has_table_privilege('idgen_plain', 'shard_blocks', 'SELECT')"), 0);
-    EXPECT_EQ(text(0, "SELECT has_table_privilege('idgen_plain', 'shard_block_history', 'SELECT')::text || "
-                      "has_table_privilege('idgen_plain', 'shard_block_history', 'INSERT')::text"),
+    EXPECT_EQ(
+        scalar(
+            0,
+            "SELECT count(*) FROM shard_blocks WHERE NOT has_table_privilege('idgen_plain', 'shard_blocks', 'SELECT')"),
+        0);
+    EXPECT_EQ(text(0,
+                   "SELECT has_table_privilege('idgen_plain', 'shard_block_history', 'SELECT')::text || "
+                   "has_table_privilege('idgen_plain', 'shard_block_history', 'INSERT')::text"),
               "truefalse");
     run(0, "DROP ROLE idgen_plain");
 }
@@ -1518,7 +1661,8 @@ TEST(Citus, ChangesCommitEverywhereOrNowhere) {
     EXPECT_EQ(on_workers("SELECT count(*)::text FROM pg_prepared_xacts"), "0,0,0");
     run(0, "SELECT create_shard(21)");
     EXPECT_EQ(on_workers("SELECT count(*)::text FROM shard_blocks WHERE shard = 21"), "4,4,4");
-    const std::string name21 = "SELECT coalesce((SELECT schema_name::text FROM shard_registry WHERE shard = 21), 'none')";
+    const std::string name21 =
+        "SELECT coalesce((SELECT schema_name::text FROM shard_registry WHERE shard = 21), 'none')";
     for (const std::string change : {"SELECT rename_shard(21, 'shard_twentyone')", "SELECT drop_shard(21)"}) {
         pqxx::connection c(dsn(0));
         pqxx::work tx(c);
@@ -1544,8 +1688,9 @@ TEST(Citus, AWorkerKilledMidChangeLeavesItNowhere) {
         pqxx::work hold(holder);
         hold.exec("LOCK TABLE shard_registry IN ACCESS EXCLUSIVE MODE");
         std::thread change([&] { change_error = failure_of(0, "SELECT create_shard(22)"); });
-        waiting = wait_for_row(1, "SELECT pid::text FROM pg_stat_activity WHERE query LIKE '%shard_cluster_apply%' "
-                                  "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()");
+        waiting = wait_for_row(1,
+                               "SELECT pid::text FROM pg_stat_activity WHERE query LIKE '%shard_cluster_apply%' "
+                               "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()");
         if (!waiting.empty()) {
             EXPECT_EQ(text(0, "SELECT count(*)::text FROM shard_registry WHERE shard = 22"), "0");
             EXPECT_EQ(text(2, "SELECT count(*)::text FROM shard_registry WHERE shard = 22"), "0");
@@ -1567,12 +1712,15 @@ TEST(Citus, AWorkerKilledMidChangeLeavesItNowhere) {
     const auto ids = next_ids_everywhere({0, 1, 2, 3}, "shard_22.next_id()", 500);
     const std::vector<int> node_ids = {100, 101, 102, 103};
     for (std::size_t k = 0; k < ids.size(); ++k) {
-        const std::string block = "(SELECT seq_lo || ',' || seq_lo + (1 << seq_bits) - 1 FROM shard_blocks WHERE shard = 22 AND node_id = " +
-                                  std::to_string(node_ids[k]) + ")";
+        const std::string block =
+            "(SELECT seq_lo || ',' || seq_lo + (1 << seq_bits) - 1 FROM shard_blocks WHERE shard = 22 AND node_id = " +
+            std::to_string(node_ids[k]) + ")";
         for (long long id : {ids[k].front(), ids[k].back()})
-            EXPECT_EQ(scalar(0, "SELECT count(*) FROM (SELECT split_part(" + block + ", ',', 1)::int AS lo, split_part(" + block +
-                                    ", ',', 2)::int AS hi) b WHERE shard_id_sequence(" + std::to_string(id) + ") BETWEEN lo AND hi"),
-                      1)
+            EXPECT_EQ(
+                scalar(0, "SELECT count(*) FROM (SELECT split_part(" + block + ", ',', 1)::int AS lo, split_part(" +
+                              block + ", ',', 2)::int AS hi) b WHERE shard_id_sequence(" + std::to_string(id) +
+                              ") BETWEEN lo AND hi"),
+                1)
                 << "node " << node_ids[k] << " issued outside its block";
     }
     run(0, "SELECT drop_shard(22)");
@@ -1589,8 +1737,8 @@ TEST(Citus, ACoordinatorCrashBetweenPrepareAndCommitCommitsEverywhere) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     std::string change_error = "not run";
     std::thread change([&] { change_error = failure_of(0, "SELECT create_shard(23)"); });
-    const std::string waiting =
-        wait_for_row(0, "SELECT pid::text FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query LIKE '%create_shard(23)%'");
+    const std::string waiting = wait_for_row(
+        0, "SELECT pid::text FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query LIKE '%create_shard(23)%'");
     std::string prepared, visible, blocked;
     if (!waiting.empty()) {
         prepared = on_workers("SELECT count(*)::text FROM pg_prepared_xacts");
@@ -1644,7 +1792,8 @@ TEST(Citus, SyncThenParallelNextIdInOneTransaction) {
         pqxx::work tx(c);
         tx.exec("SET LOCAL citus.force_max_query_parallelization = on");
         tx.exec("SELECT shard_cluster_sync()");
-        const pqxx::row r = tx.exec1("SELECT count(*), count(DISTINCT x) FROM (SELECT shard_27.next_id() AS x FROM sync_src) q");
+        const pqxx::row r =
+            tx.exec1("SELECT count(*), count(DISTINCT x) FROM (SELECT shard_27.next_id() AS x FROM sync_src) q");
         ids = r[0].as<long long>();
         distinct_ids = r[1].as<long long>();
         tx.commit();
@@ -1676,8 +1825,9 @@ TEST(Citus, AHungCoordinatorFailsThePullWithin10s) {
             message = failure_of(3, "SET statement_timeout = '40s'; SELECT shard_24.next_id()");
             ms = ms_since(t0);
         });
-        stopped = wait_for_row(0, "SELECT pid::text FROM pg_stat_activity WHERE query LIKE '%shard_cluster_grant(156,%' "
-                                  "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()");
+        stopped = wait_for_row(0,
+                               "SELECT pid::text FROM pg_stat_activity WHERE query LIKE '%shard_cluster_grant(156,%' "
+                               "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()");
         if (!stopped.empty()) run(0, signal_sql("STOP", stopped));
         hold.abort();
         asker.join();
@@ -1745,7 +1895,10 @@ TEST(Citus, ATypePullThatCannotAskTheCoordinator) {
     // Made again on a node that lacks it (dropped here by hand, in the transaction).
     EXPECT_EQ(pull_on_2("SET citus.enable_ddl_propagation = off; SELECT id_type_drop('cit_pull_id', false)"), "made 1");
     std::string m = pull_on_2("UPDATE pg_dist_node SET nodeport = 1 WHERE groupid = 0");
-    EXPECT_EQ(m.find("55000 ERROR:  id_gen could not get the coordinator's ID types (create_id_type()) from " + host() + ":1"), 0u) << m;
+    EXPECT_EQ(m.find("55000 ERROR:  id_gen could not get the coordinator's ID types (create_id_type()) from " + host() +
+                     ":1"),
+              0u)
+        << m;
     // A coordinator that does not answer: a session there holds pg_depend, which the question reads.
     {
         pqxx::connection holder(dsn(0));
@@ -1761,12 +1914,20 @@ TEST(Citus, ATypePullThatCannotAskTheCoordinator) {
         EXPECT_LT(ms, 15000);
     }
     const std::string body = text(0, "SELECT prosrc FROM pg_proc WHERE proname = 'cit_pull_id_typmod_in'");
-    run(0, "SET citus.enable_ddl_propagation = off; CREATE OR REPLACE FUNCTION cit_pull_id_typmod_in(cstring[]) RETURNS int4 "
-           "LANGUAGE sql IMMUTABLE STRICT AS 'SELECT -1'");
+    run(0,
+        "SET citus.enable_ddl_propagation = off; CREATE OR REPLACE FUNCTION cit_pull_id_typmod_in(cstring[]) RETURNS "
+        "int4 "
+        "LANGUAGE sql IMMUTABLE STRICT AS 'SELECT -1'");
     m = pull_on_2("");
-    run(0, "SET citus.enable_ddl_propagation = off; CREATE OR REPLACE FUNCTION cit_pull_id_typmod_in(cstring[]) RETURNS int4 "
-           "LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $b$" + body + "$b$");
-    EXPECT_EQ(m.find("55000 ERROR:  the coordinator's ID type public.cit_pull_id has a TYPMOD_IN function create_id_type() did not write"), 0u) << m;
+    run(0,
+        "SET citus.enable_ddl_propagation = off; CREATE OR REPLACE FUNCTION cit_pull_id_typmod_in(cstring[]) RETURNS "
+        "int4 "
+        "LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $b$" +
+            body + "$b$");
+    EXPECT_EQ(m.find("55000 ERROR:  the coordinator's ID type public.cit_pull_id has a TYPMOD_IN function "
+                     "create_id_type() did not write"),
+              0u)
+        << m;
     run(0, "SELECT drop_id_type('cit_pull_id')");
     for (int node = 0; node <= 3; ++node)
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_pull_id'"), 0) << "node " << node;
@@ -1789,13 +1950,16 @@ TEST(Citus, AnInstallThatCannotAskTheCoordinatorFails) {
     on_worker_2("CREATE DATABASE cit_scratch");
     std::string message, extensions;
     {
-        pqxx::connection c("host=" + host() + " port=" + std::to_string(ports().at(2)) + " user=postgres dbname=cit_scratch");
+        pqxx::connection c("host=" + host() + " port=" + std::to_string(ports().at(2)) +
+                           " user=postgres dbname=cit_scratch");
         pqxx::nontransaction tx(c);
         tx.exec(local);
         tx.exec("CREATE EXTENSION citus");
         tx.exec("UPDATE pg_dist_local_group SET groupid = 7");
-        tx.exec("INSERT INTO pg_dist_node (nodeid, groupid, nodename, nodeport, noderole, isactive) "
-                "VALUES (1, 0, '" + host() + "', 1, 'primary', true)");
+        tx.exec(
+            "INSERT INTO pg_dist_node (nodeid, groupid, nodename, nodeport, noderole, isactive) "
+            "VALUES (1, 0, '" +
+            host() + "', 1, 'primary', true)");
         try {
             tx.exec("CREATE EXTENSION id_gen");
         } catch (const pqxx::sql_error& e) {
@@ -1804,7 +1968,9 @@ TEST(Citus, AnInstallThatCannotAskTheCoordinatorFails) {
         extensions = tx.exec("SELECT count(*) FROM pg_extension WHERE extname = 'id_gen'")[0][0].as<std::string>();
     }
     on_worker_2("DROP DATABASE cit_scratch WITH (FORCE)");
-    EXPECT_EQ(message.find("55000 ERROR:  id_gen could not get the coordinator's ID types (create_id_type()) from " + host() + ":1"), 0u)
+    EXPECT_EQ(message.find("55000 ERROR:  id_gen could not get the coordinator's ID types (create_id_type()) from " +
+                           host() + ":1"),
+              0u)
         << message;
     EXPECT_EQ(extensions, "0");
 }
@@ -1812,20 +1978,24 @@ TEST(Citus, AnInstallThatCannotAskTheCoordinatorFails) {
 // The grant refuses what it does not know, as an answer the pull raises: a node id out of range,
 // a Citus group not in pg_dist_node; a schema that is no shard gets the registry and no block.
 TEST(Citus, AGrantRefusesWhatItDoesNotKnow) {
-    const std::string group1 = text(0, "SELECT groupid::text FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(1)));
+    const std::string group1 =
+        text(0, "SELECT groupid::text FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(1)));
     auto refusal = [](const std::string& args) {
-        return text(0, "SELECT coalesce((g -> 'error' ->> 'sqlstate') || ' ' || (g -> 'error' ->> 'message'), 'granted') "
-                       "FROM shard_cluster_grant(" + args + ") g");
+        return text(0,
+                    "SELECT coalesce((g -> 'error' ->> 'sqlstate') || ' ' || (g -> 'error' ->> 'message'), 'granted') "
+                    "FROM shard_cluster_grant(" +
+                        args + ") g");
     };
     EXPECT_EQ(refusal("70000, 'shard_6', " + group1), "55000 id_gen.node_id 70000 is not a node id");
     EXPECT_EQ(refusal("158, 'shard_6', 9999"), "55000 the node asking (Citus group 9999) is not a node of the cluster");
     // A node id the node at group 1's address does not have: its identity is not confirmed there.
     EXPECT_EQ(refusal("158, 'no_such_schema', " + group1),
-              "55000 could not confirm the identity of the node asking at " + host() + ":" + std::to_string(ports().at(1)) +
-                  ", the address of Citus group " + group1);
+              "55000 could not confirm the identity of the node asking at " + host() + ":" +
+                  std::to_string(ports().at(1)) + ", the address of Citus group " + group1);
     EXPECT_EQ(refusal("101, 'no_such_schema', " + group1), "granted");
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id IN (70000, 158)"), 0);
-    EXPECT_EQ(scalar(0, "SELECT jsonb_array_length(shard_cluster_grant(101, 'no_such_schema', " + group1 + ") -> 'registry')"),
+    EXPECT_EQ(scalar(0, "SELECT jsonb_array_length(shard_cluster_grant(101, 'no_such_schema', " + group1 +
+                            ") -> 'registry')"),
               scalar(0, "SELECT count(*) FROM shard_registry"));
 }
 
@@ -1849,16 +2019,20 @@ TEST(Citus, APulledGrantIsKeptWhenTheLockIsFree) {
     }
     EXPECT_LT(ms, 5000);
     EXPECT_EQ(kept_while_locked, "0");
-    const std::string granted = text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 5 AND node_id = 159");
+    const std::string granted =
+        text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 5 AND node_id = 159");
     EXPECT_EQ(scalar(3, "SELECT count(*) FROM shard_blocks WHERE node_id = 159"), 0);
     const long long second = scalar(3, "SELECT shard_5.next_id()");
-    EXPECT_EQ(text(3, "SELECT coalesce((SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 5 AND node_id = 159), 'none')"),
+    EXPECT_EQ(text(3,
+                   "SELECT coalesce((SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 5 AND node_id = "
+                   "159), 'none')"),
               granted);
     EXPECT_GT(second, first);
     for (long long id : {first, second})
-        EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 5 AND node_id = 159 AND shard_id_sequence(" +
-                                std::to_string(id) + ") BETWEEN seq_lo AND seq_lo + (1 << seq_bits) - 1"),
-                  1)
+        EXPECT_EQ(
+            scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 5 AND node_id = 159 AND shard_id_sequence(" +
+                          std::to_string(id) + ") BETWEEN seq_lo AND seq_lo + (1 << seq_bits) - 1"),
+            1)
             << id;
 }
 
@@ -1887,18 +2061,25 @@ TEST(Citus, NoDuplicateAnywhere) {
         EXPECT_EQ(rows, distinct) << t.table;
         total += rows;
         std::string per_node;
-        for (const auto& r : run(0, std::string("SELECT coalesce(n::text, '-'), count(*), count(DISTINCT id) FROM (SELECT ") +
-                                        t.node_expr + " AS n, id FROM " + t.table + ") x GROUP BY n ORDER BY n"))
-            per_node += " node " + r[0].as<std::string>() + ": " + r[1].as<std::string>() + "/" + r[2].as<std::string>();
-        std::cout << "[ count ] " << t.table << ": " << rows << " rows, " << distinct << " distinct IDs;" << per_node << std::endl;
+        for (const auto& r :
+             run(0, std::string("SELECT coalesce(n::text, '-'), count(*), count(DISTINCT id) FROM (SELECT ") +
+                        t.node_expr + " AS n, id FROM " + t.table + ") x GROUP BY n ORDER BY n"))
+            per_node +=
+                " node " + r[0].as<std::string>() + ": " + r[1].as<std::string>() + "/" + r[2].as<std::string>();
+        std::cout << "[ count ] " << t.table << ": " << rows << " rows, " << distinct << " distinct IDs;" << per_node
+                  << std::endl;
     }
     // Across tables of one kind too: bigint shard IDs of shards 5 and 6 and the snowflakes.
-    EXPECT_EQ(scalar(0, "SELECT count(*) - count(DISTINCT id) FROM (SELECT id FROM shard_5.items UNION ALL SELECT id FROM sh "
-                        "UNION ALL SELECT id FROM rs UNION ALL SELECT sf::bigint FROM rs "
-                        "UNION ALL SELECT id::bigint FROM ev UNION ALL SELECT id::bigint FROM t_snowflake) x"),
-              0);
-    EXPECT_EQ(scalar(0, "SELECT count(*) - count(DISTINCT id) FROM (SELECT id::uuid AS id FROM t_ulid UNION ALL SELECT id FROM t_uuidv7 "
-                        "UNION ALL SELECT id::uuid FROM t_base36_128 UNION ALL SELECT id::uuid FROM mv) x"),
+    EXPECT_EQ(
+        scalar(0,
+               "SELECT count(*) - count(DISTINCT id) FROM (SELECT id FROM shard_5.items UNION ALL SELECT id FROM sh "
+               "UNION ALL SELECT id FROM rs UNION ALL SELECT sf::bigint FROM rs "
+               "UNION ALL SELECT id::bigint FROM ev UNION ALL SELECT id::bigint FROM t_snowflake) x"),
+        0);
+    EXPECT_EQ(scalar(0,
+                     "SELECT count(*) - count(DISTINCT id) FROM (SELECT id::uuid AS id FROM t_ulid UNION ALL SELECT id "
+                     "FROM t_uuidv7 "
+                     "UNION ALL SELECT id::uuid FROM t_base36_128 UNION ALL SELECT id::uuid FROM mv) x"),
               0);
     std::cout << "[ count ] all tables: " << total << " rows" << std::endl;
 }
@@ -1911,8 +2092,9 @@ TEST(Citus, ReinstallInOneTransactionLeavesNoStaleType) {
     run(0, "SELECT create_id_type('cit_last_id', kind => 'ulid', prefix => 'clast')");
     for (int node = 0; node <= 3; ++node)
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_last_id'"), 1) << "node " << node;
-    run(0, "DO $$ DECLARE r record; BEGIN FOR r IN SELECT table_name FROM citus_tables LOOP "
-           "EXECUTE format('DROP TABLE IF EXISTS %s CASCADE', r.table_name); END LOOP; END $$");
+    run(0,
+        "DO $$ DECLARE r record; BEGIN FOR r IN SELECT table_name FROM citus_tables LOOP "
+        "EXECUTE format('DROP TABLE IF EXISTS %s CASCADE', r.table_name); END LOOP; END $$");
     run(0, "BEGIN; DROP EXTENSION id_gen CASCADE; CREATE EXTENSION id_gen; COMMIT");
     for (int node = 0; node <= 3; ++node) {
         EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname = 'cit_last_id'"), 0) << "node " << node;

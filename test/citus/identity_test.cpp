@@ -36,7 +36,9 @@ std::vector<int> ports() {
     return p;
 }
 
-std::string dsn_port(int port) { return "host=" + host() + " port=" + std::to_string(port) + " user=postgres dbname=postgres"; }
+std::string dsn_port(int port) {
+    return "host=" + host() + " port=" + std::to_string(port) + " user=postgres dbname=postgres";
+}
 std::string dsn(int i) { return dsn_port(ports().at(i)); }
 
 pqxx::result run(int node, const std::string& sql) {
@@ -100,7 +102,8 @@ std::string issue(int node, const std::string& fn, int n, std::vector<long long>
 
 long long repeated(std::vector<long long> all) {
     std::sort(all.begin(), all.end());
-    return static_cast<long long>(all.size()) - static_cast<long long>(std::unique(all.begin(), all.end()) - all.begin());
+    return static_cast<long long>(all.size()) -
+           static_cast<long long>(std::unique(all.begin(), all.end()) - all.begin());
 }
 
 std::string group_of(int node) {
@@ -117,7 +120,8 @@ std::string shell_sql(const std::string& shell) {
 // Waits until Citus has synced the metadata of every active node (after a disable or removal).
 void wait_metadata_synced() {
     for (int k = 0; k < 400; ++k) {
-        if (scalar(0, "SELECT count(*) FROM pg_dist_node WHERE isactive AND hasmetadata AND NOT metadatasynced") == 0) return;
+        if (scalar(0, "SELECT count(*) FROM pg_dist_node WHERE isactive AND hasmetadata AND NOT metadatasynced") == 0)
+            return;
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     ADD_FAILURE() << "metadata not synced after 20 s";
@@ -140,7 +144,8 @@ TEST(CitusIdentity, AWorkerRenumberedToAnotherNodesIdRefuses) {
     ensure_node3();
     run(0, "SELECT create_shard(60)");
     std::vector<long long> ids;
-    for (int node = 0; node <= 3; ++node) ASSERT_EQ(issue(node, "shard_60.next_id()", 2000, ids), "") << "node " << node;
+    for (int node = 0; node <= 3; ++node)
+        ASSERT_EQ(issue(node, "shard_60.next_id()", 2000, ids), "") << "node " << node;
     NodeIdReset reset{2};
     set_node_id(2, "101");
     // Worker 1 and the renumbered worker 2 at once.
@@ -152,7 +157,8 @@ TEST(CitusIdentity, AWorkerRenumberedToAnotherNodesIdRefuses) {
     t2.join();
     EXPECT_EQ(w1_error, "");
     EXPECT_EQ(w2_error.rfind("55000", 0), 0u) << w2_error;
-    EXPECT_NE(w2_error.find("id_gen.node_id 101 is held by another node of the cluster"), std::string::npos) << w2_error;
+    EXPECT_NE(w2_error.find("id_gen.node_id 101 is held by another node of the cluster"), std::string::npos)
+        << w2_error;
     EXPECT_NE(w2_error.find(std::to_string(ports().at(1))), std::string::npos) << w2_error;
     EXPECT_TRUE(w2_ids.empty());
     // The refused request recorded no identity on worker 2 (the node id is checked first).
@@ -170,7 +176,8 @@ TEST(CitusIdentity, AWorkerRenumberedToAnotherNodesIdRefuses) {
         run(0, "SELECT pg_reload_conf()");
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         EXPECT_EQ(c_error.rfind("55000", 0), 0u) << c_error;
-        EXPECT_NE(c_error.find("id_gen.node_id 101 of this node (Citus group 0) is another node's"), std::string::npos) << c_error;
+        EXPECT_NE(c_error.find("id_gen.node_id 101 of this node (Citus group 0) is another node's"), std::string::npos)
+            << c_error;
         EXPECT_NE(c_error.find("granted to Citus group " + group_of(1)), std::string::npos) << c_error;
     }
     std::cout << "[ count ] renumbered worker: " << ids.size() << " IDs on 4 nodes, 0 from the renumbered one, "
@@ -184,7 +191,8 @@ TEST(CitusIdentity, AWorkerRenumberedToADisabledNodesIdRefuses) {
     ensure_node3();
     run(0, "SELECT create_shard(61)");
     std::vector<long long> ids;
-    for (int node = 0; node <= 3; ++node) ASSERT_EQ(issue(node, "shard_61.next_id()", 2000, ids), "") << "node " << node;
+    for (int node = 0; node <= 3; ++node)
+        ASSERT_EQ(issue(node, "shard_61.next_id()", 2000, ids), "") << "node " << node;
     run(0, "SELECT citus_disable_node(" + node_name(3) + ")");
     NodeIdReset reset{2};
     set_node_id(2, "103");
@@ -198,7 +206,8 @@ TEST(CitusIdentity, AWorkerRenumberedToADisabledNodesIdRefuses) {
     t2.join();
     t3.join();
     EXPECT_EQ(disabled_error.rfind("55000", 0), 0u) << disabled_error;
-    EXPECT_NE(disabled_error.find("id_gen.node_id 103 is held by another node of the cluster"), std::string::npos) << disabled_error;
+    EXPECT_NE(disabled_error.find("id_gen.node_id 103 is held by another node of the cluster"), std::string::npos)
+        << disabled_error;
     EXPECT_NE(disabled_error.find("disabled"), std::string::npos) << disabled_error;
     EXPECT_EQ(w2_error.rfind("55000", 0), 0u) << w2_error;
     EXPECT_EQ(w3_error, "");
@@ -207,7 +216,8 @@ TEST(CitusIdentity, AWorkerRenumberedToADisabledNodesIdRefuses) {
     EXPECT_EQ(w3_ids.size(), 20000u);
     EXPECT_TRUE(w2_ids.empty());
     EXPECT_EQ(repeated(ids), 0);
-    std::cout << "[ count ] disabled node's id: " << ids.size() << " IDs, " << repeated(ids) << " repeated" << std::endl;
+    std::cout << "[ count ] disabled node's id: " << ids.size() << " IDs, " << repeated(ids) << " repeated"
+              << std::endl;
 }
 
 // Finding 1: a copy of worker 2 made with pg_basebackup and started as a server of its own (same
@@ -249,7 +259,8 @@ TEST(CitusIdentity, ACopyOfAWorkerRefuses) {
     // (citus_update_node()). The copy is confirmed and issues; worker 2, started again, is not the
     // node at the registered address any more and refuses. Then back: the copy stopped, worker 2
     // registered again, and it issues.
-    const std::string nodeid = text(0, "SELECT nodeid::text FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(2)));
+    const std::string nodeid =
+        text(0, "SELECT nodeid::text FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(2)));
     const std::string w2 = "'" + text(2, "SHOW data_directory") + "'";
     auto sh0 = [&](const std::string& cmd) { run(0, shell_sql(cmd)); };
     std::string switched_error, old_error, back_error;
@@ -280,8 +291,8 @@ TEST(CitusIdentity, ACopyOfAWorkerRefuses) {
     ids.insert(ids.end(), old_ids.begin(), old_ids.end());
     EXPECT_EQ(repeated(ids), 0);
     std::cout << "[ count ] copy of a worker: " << copy_ids.size() << " IDs issued by the copy before the switchover, "
-              << switched_ids.size() << " after, " << old_ids.size() << " by the old worker started again, " << repeated(ids)
-              << " repeated" << std::endl;
+              << switched_ids.size() << " after, " << old_ids.size() << " by the old worker started again, "
+              << repeated(ids) << " repeated" << std::endl;
 }
 
 // A cold copy of a cleanly stopped worker's data directory (cp -a) keeps the rows of
@@ -299,7 +310,8 @@ TEST(CitusIdentity, AColdCopyOfAStoppedWorkerRefuses) {
     const int port = ports().at(3) + 1;
     auto sh = [&](const std::string& cmd) { run(0, shell_sql(cmd)); };
     const std::string d = "'" + data + "'", c = "'" + data + "_cold'";
-    sh("'" + bindir + "/pg_ctl' -D " + d + " -m fast -w -t 60 stop >/dev/null 2>&1; rm -rf " + c + "; cp -a " + d + " " + c);
+    sh("'" + bindir + "/pg_ctl' -D " + d + " -m fast -w -t 60 stop >/dev/null 2>&1; rm -rf " + c + "; cp -a " + d +
+       " " + c);
     sh("'" + bindir + "/pg_ctl' -D " + c + " -l " + c + "/copy.log -w -t 60 -o '-p " + std::to_string(port) +
        "' start >/dev/null 2>&1");
     sh("'" + bindir + "/pg_ctl' -D " + d + " -l " + d + "/restart.log -w -t 60 start >/dev/null 2>&1");
@@ -332,8 +344,9 @@ TEST(CitusIdentity, AColdCopyOfAStoppedWorkerRefuses) {
 // shard before).
 TEST(CitusIdentity, AWorkerOnZeroTwoSqlIssuesFromItsBlock) {
     pqxx::connection c(dsn(1));
-    const std::string e = error_on(c, "BEGIN; ALTER TABLE shard_blocks DROP COLUMN node_group; "
-                                      "SELECT count(DISTINCT shard_60.next_id()) FROM generate_series(1, 1000); ROLLBACK");
+    const std::string e = error_on(c,
+                                   "BEGIN; ALTER TABLE shard_blocks DROP COLUMN node_group; "
+                                   "SELECT count(DISTINCT shard_60.next_id()) FROM generate_series(1, 1000); ROLLBACK");
     EXPECT_EQ(e, "");
 }
 
@@ -393,9 +406,9 @@ TEST(CitusIdentity, AGrantWaitsForNoIssuingTransaction) {
     for (const auto& r : run(0, "SELECT id FROM t63")) all.push_back(r[0].as<long long>());
     EXPECT_EQ(repeated(all), 0);
     run(0, "DROP TABLE t63");
-    std::cout << "[ note ] grant under an open coordinator transaction: one transaction " << one_tx_ms << " ms, a worker's grant "
-              << grant_ms << " ms, coordinator next_id() meanwhile " << c_ms << " ms; " << all.size() << " IDs, "
-              << repeated(all) << " repeated" << std::endl;
+    std::cout << "[ note ] grant under an open coordinator transaction: one transaction " << one_tx_ms
+              << " ms, a worker's grant " << grant_ms << " ms, coordinator next_id() meanwhile " << c_ms << " ms; "
+              << all.size() << " IDs, " << repeated(all) << " repeated" << std::endl;
 }
 
 // Finding 5: a shard whose blocks were wider (made when the cluster was smaller; here granted
@@ -408,30 +421,34 @@ TEST(CitusIdentity, ARecreatedShardGivesTheOldRunBackAtItsWidth) {
     run(0, "SELECT create_shard(64)");
     run(0, "DELETE FROM shard_blocks WHERE shard = 64; DELETE FROM shard_block_history WHERE shard = 64");
     EXPECT_EQ(scalar(0, "SELECT shard_cluster_sync(ids_per_ms => 256)"), 4);
-    const long long wait_ms = scalar(0, "SELECT greatest(0, ceil(extract(epoch FROM max(valid_from) - clock_timestamp()) * 1000))::bigint "
-                                        "FROM shard_blocks WHERE shard = 64");
+    const long long wait_ms =
+        scalar(0,
+               "SELECT greatest(0, ceil(extract(epoch FROM max(valid_from) - clock_timestamp()) * 1000))::bigint "
+               "FROM shard_blocks WHERE shard = 64");
     std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms + 100));
-    const std::string before_blocks = text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 64 AND node_id = 101");
+    const std::string before_blocks =
+        text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 64 AND node_id = 101");
     std::vector<long long> first, second;
     pqxx::connection w1(dsn(1));
     const std::string started = pqxx::nontransaction(w1).exec("SELECT clock_timestamp()::text")[0][0].as<std::string>();
     ASSERT_EQ(issue(w1, "shard_64.next_id()", 50000, first), "");
     run(0, "SELECT drop_shard(64)");
     run(0, "SELECT create_shard(64)");
-    EXPECT_EQ(text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 64 AND node_id = 101"), before_blocks);
+    EXPECT_EQ(text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 64 AND node_id = 101"),
+              before_blocks);
     pqxx::connection w1b(dsn(1));
     {
         pqxx::nontransaction tx(w1b);
-        tx.exec("SELECT set_config('id_gen.test_clock_offset', (-(extract(epoch FROM clock_timestamp() - " + tx.quote(started) +
-                "::timestamptz) * 1000)::int)::text, false)");
+        tx.exec("SELECT set_config('id_gen.test_clock_offset', (-(extract(epoch FROM clock_timestamp() - " +
+                tx.quote(started) + "::timestamptz) * 1000)::int)::text, false)");
     }
     ASSERT_EQ(issue(w1b, "shard_64.next_id()", 50000, second), "");
     std::vector<long long> all = first;
     all.insert(all.end(), second.begin(), second.end());
     EXPECT_EQ(repeated(all), 0);
     EXPECT_GT(second.front(), first.back());
-    std::cout << "[ count ] re-created shard, clock stepped back: " << all.size() << " IDs, " << repeated(all) << " repeated"
-              << std::endl;
+    std::cout << "[ count ] re-created shard, clock stepped back: " << all.size() << " IDs, " << repeated(all)
+              << " repeated" << std::endl;
     run(0, "SELECT drop_shard(64)");
 }
 
@@ -489,14 +506,18 @@ TEST(CitusIdentity, ARemovedNodesIdGoesToOneNodeOnly) {
             EXPECT_NE(e.find("by the node that held it before"), std::string::npos) << e;
         }
         // Both of node id 103's blocks: from 61 s after the claim on, on the coordinator and on worker 2.
-        const std::string late = "SELECT count(*) FROM shard_blocks WHERE node_id = 103 AND shard IN (65, 68) AND valid_from >= " +
-                                 pqxx::connection(dsn(0)).quote(claimed) + "::timestamptz + interval '61 seconds'";
+        const std::string late =
+            "SELECT count(*) FROM shard_blocks WHERE node_id = 103 AND shard IN (65, 68) AND valid_from >= " +
+            pqxx::connection(dsn(0)).quote(claimed) + "::timestamptz + interval '61 seconds'";
         EXPECT_EQ(scalar(0, late), 2);
         EXPECT_EQ(scalar(2, late), 2);
         EXPECT_EQ(text(0, "SELECT seq_lo || '/' || seq_bits FROM shard_blocks WHERE shard = 68 AND node_id = 103"),
-                  text(0, "SELECT string_agg(seq_lo || '/' || seq_bits, ',') FROM shard_block_history WHERE shard = 68 AND node_id = 103"));
+                  text(0,
+                       "SELECT string_agg(seq_lo || '/' || seq_bits, ',') FROM shard_block_history WHERE shard = 68 "
+                       "AND node_id = 103"));
         // Node 3 ran at most 1 s ahead (its id_gen.max_run_ahead is the default): shortened by hand to that.
-        const std::string shorten = "UPDATE shard_blocks SET valid_from = clock_timestamp() + interval '1 second' WHERE node_id = 103";
+        const std::string shorten =
+            "UPDATE shard_blocks SET valid_from = clock_timestamp() + interval '1 second' WHERE node_id = 103";
         run(0, shorten);
         run(2, shorten);
         std::this_thread::sleep_for(std::chrono::milliseconds(1100));
@@ -518,20 +539,25 @@ TEST(CitusIdentity, ARemovedNodesIdGoesToOneNodeOnly) {
                   << " ms, coordinator next_id() meanwhile " << c_ms << " ms" << std::endl;
     }
     EXPECT_EQ(second_error.rfind("55000", 0), 0u) << second_error;
-    EXPECT_NE(second_error.find("id_gen.node_id 103 is held by another node of the cluster"), std::string::npos) << second_error;
+    EXPECT_NE(second_error.find("id_gen.node_id 103 is held by another node of the cluster"), std::string::npos)
+        << second_error;
     EXPECT_NE(second_error.find(std::to_string(ports().at(2))), std::string::npos) << second_error;
     EXPECT_EQ(repeated(ids), 0);
     EXPECT_EQ(repeated(ids68), 0);
     // The record names worker 2 for every block of node id 103.
     const std::string g2 = group_of(2);
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id = 103 AND node_group IS DISTINCT FROM " + g2), 0);
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_block_history WHERE node_id = 103 AND node_group IS DISTINCT FROM " + g2), 0);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE node_id = 103 AND node_group IS DISTINCT FROM " + g2),
+              0);
+    EXPECT_EQ(
+        scalar(0, "SELECT count(*) FROM shard_block_history WHERE node_id = 103 AND node_group IS DISTINCT FROM " + g2),
+        0);
     std::cout << "[ count ] removed node's id taken over: " << ids.size() + ids68.size() << " IDs, "
               << repeated(ids) + repeated(ids68) << " repeated" << std::endl;
     // Node 3 back, and node id 103 handed back to it (by hand: worker 2 no longer uses it).
     run(0, "SELECT citus_add_node(" + node_name(3) + ")");
     const std::string g3 = group_of(3);
-    run(0, "UPDATE shard_blocks SET node_group = " + g3 + ", valid_from = least(valid_from, clock_timestamp()) WHERE node_id = 103");
+    run(0, "UPDATE shard_blocks SET node_group = " + g3 +
+               ", valid_from = least(valid_from, clock_timestamp()) WHERE node_id = 103");
     run(0, "UPDATE shard_block_history SET node_group = " + g3 + ", valid_from = NULL WHERE node_id = 103");
     run(0, "SELECT drop_shard(65)");
     run(0, "SELECT drop_shard(68)");
@@ -555,7 +581,9 @@ TEST(CitusIdentity, ARaisedMarkHoldsForTheNodesBlock) {
                                 "), count(*) FROM (SELECT shard_69.next_id() AS id FROM generate_series(1, 100)) x");
         EXPECT_EQ(r[0].as<long long>(), 0) << "node " << node;
         EXPECT_EQ(r[1].as<long long>(), 100) << "node " << node;
-        EXPECT_EQ(scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 69 AND node_id = " + std::to_string(100 + node)), 1);
+        EXPECT_EQ(
+            scalar(0, "SELECT count(*) FROM shard_blocks WHERE shard = 69 AND node_id = " + std::to_string(100 + node)),
+            1);
     }
     run(0, "SELECT drop_shard(69)");
 }
@@ -564,25 +592,32 @@ TEST(CitusIdentity, ARaisedMarkHoldsForTheNodesBlock) {
 // shard_node_identity UNLOGGED, not dumped (no configuration table), readable by superusers only.
 TEST(CitusIdentity, LabelsOfTheNewPieces) {
     ensure_node3();
-    EXPECT_EQ(text(0, "SELECT string_agg(proname || ':' || provolatile::text || proparallel::text, ',' ORDER BY proname) FROM pg_proc "
-                      "WHERE proname IN ('shard_cluster_identify', 'shard_rows_lock') "
-                      "AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
+    EXPECT_EQ(text(0,
+                   "SELECT string_agg(proname || ':' || provolatile::text || proparallel::text, ',' ORDER BY proname) "
+                   "FROM pg_proc "
+                   "WHERE proname IN ('shard_cluster_identify', 'shard_rows_lock') "
+                   "AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')"),
               "shard_cluster_identify:vu,shard_rows_lock:vu");
     run(0, "DROP ROLE IF EXISTS idgen_plain2; CREATE ROLE idgen_plain2 LOGIN");
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM pg_proc WHERE proname IN ('shard_cluster_identify', 'shard_rows_lock') "
-                        "AND has_function_privilege('idgen_plain2', oid, 'EXECUTE')"),
+    EXPECT_EQ(scalar(0,
+                     "SELECT count(*) FROM pg_proc WHERE proname IN ('shard_cluster_identify', 'shard_rows_lock') "
+                     "AND has_function_privilege('idgen_plain2', oid, 'EXECUTE')"),
               0);
-    EXPECT_EQ(text(0, "SELECT has_table_privilege('idgen_plain2', 'shard_node_identity', 'SELECT')::text || c.relpersistence::text "
-                      "FROM pg_class c WHERE c.oid = 'shard_node_identity'::regclass"),
+    EXPECT_EQ(text(0,
+                   "SELECT has_table_privilege('idgen_plain2', 'shard_node_identity', 'SELECT')::text || "
+                   "c.relpersistence::text "
+                   "FROM pg_class c WHERE c.oid = 'shard_node_identity'::regclass"),
               "falseu");
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM pg_extension e, unnest(e.extconfig) r(oid) WHERE e.extname = 'id_gen' "
-                        "AND r.oid = 'shard_node_identity'::regclass"),
+    EXPECT_EQ(scalar(0,
+                     "SELECT count(*) FROM pg_extension e, unnest(e.extconfig) r(oid) WHERE e.extname = 'id_gen' "
+                     "AND r.oid = 'shard_node_identity'::regclass"),
               0);
     run(0, "DROP ROLE idgen_plain2");
     // Every worker's identity as the coordinator confirmed it: its own group and node id.
     for (int node = 1; node <= 3; ++node)
-        EXPECT_GE(scalar(node, "SELECT count(*) FROM shard_node_identity i, pg_dist_local_group g "
-                               "WHERE i.node_group = g.groupid AND i.node_id = current_setting('id_gen.node_id')::int"),
+        EXPECT_GE(scalar(node,
+                         "SELECT count(*) FROM shard_node_identity i, pg_dist_local_group g "
+                         "WHERE i.node_group = g.groupid AND i.node_id = current_setting('id_gen.node_id')::int"),
                   1)
             << "node " << node;
 }

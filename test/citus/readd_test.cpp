@@ -91,15 +91,20 @@ Outcome outcome_of(int node, const std::string& sql) {
 // Each of `types` on `node`: "<type> <kind> <format> <prefix>" with " member" when it is a member
 // of id_gen there, or "<type> missing"; one line each, in the order given.
 std::string types_on(int node, const std::string& types) {
-    return text(node, "SELECT string_agg(t || ' ' || coalesce((SELECT d.kind || ' ' || d.format || ' ' || d.prefix || "
-                      "CASE WHEN EXISTS (SELECT 1 FROM pg_depend k JOIN pg_extension e ON e.oid = k.refobjid AND e.extname = 'id_gen' "
-                      "WHERE k.classid = 'pg_type'::regclass AND k.objid = to_regtype(t) AND k.deptype = 'e') THEN ' member' ELSE '' END "
-                      "FROM id_type_describe(to_regtype(t)) d WHERE d.kind IS NOT NULL), 'missing'), E'\\n' ORDER BY o) "
-                      "FROM unnest(string_to_array('" + types + "', ' ')) WITH ORDINALITY AS x(t, o)");
+    return text(node,
+                "SELECT string_agg(t || ' ' || coalesce((SELECT d.kind || ' ' || d.format || ' ' || d.prefix || "
+                "CASE WHEN EXISTS (SELECT 1 FROM pg_depend k JOIN pg_extension e ON e.oid = k.refobjid AND e.extname = "
+                "'id_gen' "
+                "WHERE k.classid = 'pg_type'::regclass AND k.objid = to_regtype(t) AND k.deptype = 'e') THEN ' member' "
+                "ELSE '' END "
+                "FROM id_type_describe(to_regtype(t)) d WHERE d.kind IS NOT NULL), 'missing'), E'\\n' ORDER BY o) "
+                "FROM unnest(string_to_array('" +
+                    types + "', ' ')) WITH ORDINALITY AS x(t, o)");
 }
 
 long long in_cluster(int node) {
-    return scalar(0, "SELECT count(*) FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(node)) + " AND isactive");
+    return scalar(
+        0, "SELECT count(*) FROM pg_dist_node WHERE nodeport = " + std::to_string(ports().at(node)) + " AND isactive");
 }
 
 }  // namespace
@@ -131,8 +136,10 @@ TEST(CitusReadd, ANodeAddedBackGetsTheCoordinatorsTypes) {
     run(0, "SELECT drop_id_type('rd_kind_id')");
     run(0, "SELECT create_id_type('rd_kind_id', kind => 'snowflake', prefix => 'rdkind')");
     run(0, "SELECT create_id_type('rd_new_id', kind => 'uuidv7', prefix => 'rdnew')");
-    run(0, "CREATE TABLE rd_t (id rd_kind_id PRIMARY KEY DEFAULT gen_rd_kind_id(), s rd_same_id NOT NULL DEFAULT gen_rd_same_id(), "
-           "n rd_new_id NOT NULL DEFAULT gen_rd_new_id(), v int)");
+    run(0,
+        "CREATE TABLE rd_t (id rd_kind_id PRIMARY KEY DEFAULT gen_rd_kind_id(), s rd_same_id NOT NULL DEFAULT "
+        "gen_rd_same_id(), "
+        "n rd_new_id NOT NULL DEFAULT gen_rd_new_id(), v int)");
     run(0, "SELECT create_distributed_table('rd_t', 'id', shard_count => 4)");
     run(0, "INSERT INTO rd_t (v) SELECT g FROM generate_series(1, 100) g");
     const std::string types = "rd_same_id rd_kind_id rd_new_id rd_own_id";
@@ -141,29 +148,42 @@ TEST(CitusReadd, ANodeAddedBackGetsTheCoordinatorsTypes) {
               "rd_own_id ulid prefixed rdown");
 
     ASSERT_EQ(failure_of(0, "SELECT citus_add_node(" + node_name(3) + ")"), "");
-    const std::string want = "rd_same_id ulid prefixed rdsame member\nrd_kind_id snowflake prefixed rdkind member\n"
-                             "rd_new_id uuidv7 prefixed rdnew member\nrd_own_id ";
+    const std::string want =
+        "rd_same_id ulid prefixed rdsame member\nrd_kind_id snowflake prefixed rdkind member\n"
+        "rd_new_id uuidv7 prefixed rdnew member\nrd_own_id ";
     for (int node = 0; node <= 3; ++node)
         EXPECT_EQ(types_on(node, types), want + (node == 3 ? "ulid prefixed rdown" : "missing")) << "node " << node;
     EXPECT_EQ(text(3, "SELECT 'rd_same_id'::regtype::oid::text"), same_oid);
     EXPECT_EQ(text(3, "SELECT coalesce(to_regclass('rd_old')::text, 'missing')"), "missing");
     run(3, "SELECT id_type_drop('rd_own_id', false)");
 
-    const auto shard = run(0, "SELECT shardid, nodename, nodeport FROM citus_shards WHERE table_name = 'rd_t'::regclass ORDER BY shardid LIMIT 1");
+    const auto shard = run(0,
+                           "SELECT shardid, nodename, nodeport FROM citus_shards WHERE table_name = 'rd_t'::regclass "
+                           "ORDER BY shardid LIMIT 1");
     ASSERT_EQ(shard.size(), 1u);
-    EXPECT_EQ(failure_of(0, "SELECT citus_move_shard_placement(" + shard[0][0].as<std::string>() + ", '" + shard[0][1].as<std::string>() +
-                                "', " + shard[0][2].as<std::string>() + ", " + node_name(3) + ", shard_transfer_mode => 'block_writes')"),
+    EXPECT_EQ(failure_of(0, "SELECT citus_move_shard_placement(" + shard[0][0].as<std::string>() + ", '" +
+                                shard[0][1].as<std::string>() + "', " + shard[0][2].as<std::string>() + ", " +
+                                node_name(3) + ", shard_transfer_mode => 'block_writes')"),
               "");
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM citus_shards WHERE table_name = 'rd_t'::regclass AND nodeport = " + std::to_string(ports().at(3))), 1);
+    EXPECT_EQ(scalar(0, "SELECT count(*) FROM citus_shards WHERE table_name = 'rd_t'::regclass AND nodeport = " +
+                            std::to_string(ports().at(3))),
+              1);
     for (int node = 0; node <= 3; ++node)
-        EXPECT_EQ(failure_of(node, "INSERT INTO rd_t (v) SELECT g FROM generate_series(1, 200) g"), "") << "node " << node;
+        EXPECT_EQ(failure_of(node, "INSERT INTO rd_t (v) SELECT g FROM generate_series(1, 200) g"), "")
+            << "node " << node;
     for (int node = 0; node <= 3; ++node)
-        EXPECT_EQ(text(node, "SELECT count(*) || ' ' || count(DISTINCT id) || ' ' || count(DISTINCT s) || ' ' || count(DISTINCT n) FROM rd_t"),
+        EXPECT_EQ(text(node,
+                       "SELECT count(*) || ' ' || count(DISTINCT id) || ' ' || count(DISTINCT s) || ' ' || "
+                       "count(DISTINCT n) FROM rd_t"),
                   "900 900 900 900")
             << "node " << node;
     // Node 3's snowflakes carry its node id; every node issued some.
-    EXPECT_EQ(text(0, "SELECT string_agg(DISTINCT snowflake_node(id::snowflake)::text, ',') FROM rd_t"), "100,101,102,103");
-    EXPECT_EQ(scalar(0, "SELECT count(*) FROM rd_t WHERE id::text !~ '^rdkind_[0-9a-z]{13}$' OR s::text !~ '^rdsame_' OR n::text !~ '^rdnew_'"), 0);
+    EXPECT_EQ(text(0, "SELECT string_agg(DISTINCT snowflake_node(id::snowflake)::text, ',') FROM rd_t"),
+              "100,101,102,103");
+    EXPECT_EQ(scalar(0,
+                     "SELECT count(*) FROM rd_t WHERE id::text !~ '^rdkind_[0-9a-z]{13}$' OR s::text !~ '^rdsame_' OR "
+                     "n::text !~ '^rdnew_'"),
+              0);
 }
 
 // A type that differs from the coordinator's and that something on the node uses is not replaced:
@@ -183,14 +203,18 @@ TEST(CitusReadd, AMismatchingTypeInUseIsRefused) {
     run(0, "SELECT create_id_type('rd_same_id', kind => 'ksuid', prefix => 'rdsame')");
 
     const std::string by_hand = failure_of(3, "SELECT id_type_cluster_pull()");
-    EXPECT_EQ(by_hand.rfind("55000 ERROR:  ID type public.rd_same_id on this node is not the coordinator's, and objects on this node use it", 0), 0u)
+    EXPECT_EQ(by_hand.rfind("55000 ERROR:  ID type public.rd_same_id on this node is not the coordinator's, and "
+                            "objects on this node use it",
+                            0),
+              0u)
         << by_hand;
     const Outcome add = outcome_of(0, "SELECT citus_add_node(" + node_name(3) + ")");
     EXPECT_EQ(add.error.rfind("XX000 ", 0), 0u) << add.error;
     std::string ours;
     for (const auto& w : add.warnings)
         if (w.rfind("55000 ID type public.rd_same_id on this node is not the coordinator's", 0) == 0) ours = w;
-    EXPECT_NE(ours.find("Here it is kind=ulid format=prefixed prefix=rdsame, on the coordinator kind=ksuid format=prefixed prefix=rdsame."),
+    EXPECT_NE(ours.find("Here it is kind=ulid format=prefixed prefix=rdsame, on the coordinator kind=ksuid "
+                        "format=prefixed prefix=rdsame."),
               std::string::npos)
         << ours;
     EXPECT_NE(ours.find("column id of table public.rd_local"), std::string::npos) << ours;
@@ -233,5 +257,6 @@ TEST(CitusReadd, CleanUp) {
         run(0, std::string("SELECT drop_id_type(t) FROM to_regtype('") + type + "') t WHERE t IS NOT NULL");
     EXPECT_EQ(scalar(0, "SELECT count(*) FROM pg_dist_node WHERE isactive AND shouldhaveshards AND groupid <> 0"), 3);
     for (int node = 0; node <= 3; ++node)
-        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname ~ '^rd_(same|new|kind|own|tx)_id$'"), 0) << "node " << node;
+        EXPECT_EQ(scalar(node, "SELECT count(*) FROM pg_type WHERE typname ~ '^rd_(same|new|kind|own|tx)_id$'"), 0)
+            << "node " << node;
 }

@@ -110,7 +110,8 @@ INSERT INTO shard_5.photos (url) SELECT 'p' || g FROM generate_series(1, 2000) g
 INSERT INTO photos_b.photos (url) SELECT 'q' || g FROM generate_series(1, 2000) g;
 )sql";
 
-const std::vector<std::string> kTables = {"events", "orders", "tweets", "links", "accounts", "shard_5.photos",
+const std::vector<std::string> kTables = {"events",          "orders",          "tweets",
+                                          "links",           "accounts",        "shard_5.photos",
                                           "photos_b.photos", "prefix_registry", "shard_registry"};
 const std::vector<std::string> kViews = {"event_times", "order_times", "tweet_times", "photo_times"};
 
@@ -120,15 +121,19 @@ const std::vector<std::string> kViews = {"event_times", "order_times", "tweet_ti
 struct GenColumn {
     std::string table, column, type;
     [[nodiscard]] bool as_text() const { return type == "uuid" || type == "text"; }
-    [[nodiscard]] std::string expr() const {
-        return as_text() ? column + "::text COLLATE \"C\"" : column;
-    }
+    [[nodiscard]] std::string expr() const { return as_text() ? column + "::text COLLATE \"C\"" : column; }
     [[nodiscard]] std::string cmp_type() const { return as_text() ? "text" : type; }
 };
 const std::vector<GenColumn> kGenerated = {
-    {"events", "id", "ulid"},           {"orders", "id", "uuid"},          {"orders", "g", "uuid"},
-    {"tweets", "id", "snowflake"},      {"tweets", "sony", "snowflake"},   {"links", "id", "base36_128"},
-    {"accounts", "id", "uuid"},         {"accounts", "token", "text"},     {"shard_5.photos", "id", "bigint"},
+    {"events", "id", "ulid"},
+    {"orders", "id", "uuid"},
+    {"orders", "g", "uuid"},
+    {"tweets", "id", "snowflake"},
+    {"tweets", "sony", "snowflake"},
+    {"links", "id", "base36_128"},
+    {"accounts", "id", "uuid"},
+    {"accounts", "token", "text"},
+    {"shard_5.photos", "id", "bigint"},
     {"photos_b.photos", "id", "bigint"},
 };
 
@@ -142,10 +147,14 @@ struct Probe {
     bool range;
 };
 const std::vector<Probe> kProbes = {
-    {"events", "ref", "events_ref_hash", "ulid", false},      {"events", "at", "events_at_brin", "ulid", true},
-    {"orders", "g", "orders_g_hash", "uuid", false},          {"tweets", "ref", "tweets_ref_hash", "snowflake", false},
-    {"tweets", "at", "tweets_at_brin", "snowflake", true},    {"links", "short_h", "links_short_hash", "base36_64", false},
-    {"links", "short_b", "links_short_brin", "base36_64", true}, {"links", "wide_h", "links_wide_hash", "base36_128", false},
+    {"events", "ref", "events_ref_hash", "ulid", false},
+    {"events", "at", "events_at_brin", "ulid", true},
+    {"orders", "g", "orders_g_hash", "uuid", false},
+    {"tweets", "ref", "tweets_ref_hash", "snowflake", false},
+    {"tweets", "at", "tweets_at_brin", "snowflake", true},
+    {"links", "short_h", "links_short_hash", "base36_64", false},
+    {"links", "short_b", "links_short_brin", "base36_64", true},
+    {"links", "wide_h", "links_wide_hash", "base36_128", false},
     {"links", "wide_b", "links_wide_brin", "base36_128", true},
 };
 
@@ -157,10 +166,10 @@ constexpr const char* kSession = "SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YM
 struct Snapshot {
     std::map<std::string, std::string> rows;  // table or view -> md5 of its rows' text, in key order
     std::map<std::string, std::string> counts;
-    std::string defaults;    // every column default and generation expression, deparsed
-    std::string viewdefs;    // every view's definition, deparsed
-    std::string view_functions;  // every function a view calls, with its schema and argument types
-    std::string core_names;  // functions with core's names that defaults and views call, by schema
+    std::string defaults;                        // every column default and generation expression, deparsed
+    std::string viewdefs;                        // every view's definition, deparsed
+    std::string view_functions;                  // every function a view calls, with its schema and argument types
+    std::string core_names;                      // functions with core's names that defaults and views call, by schema
     std::map<std::string, std::string> max_ids;  // "table.column" -> its largest ID, as text
     std::string datoid;
 };
@@ -189,20 +198,20 @@ Snapshot snapshot(const std::string& dsn) {
     s.datoid = one("SELECT oid FROM pg_database WHERE datname = current_database()");
     // Deparsed under search_path = pg_catalog, so every name of another schema is qualified.
     tx.exec("SET search_path = pg_catalog");
-    s.defaults = one(
-        "SELECT string_agg(x, E'\\n' ORDER BY x) FROM (SELECT format('%s.%s %s', c.oid::regclass, a.attname, "
-        "pg_get_expr(d.adbin, d.adrelid)) AS x FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND "
-        "a.attnum = d.adnum JOIN pg_class c ON c.oid = d.adrelid) s");
+    s.defaults =
+        one("SELECT string_agg(x, E'\\n' ORDER BY x) FROM (SELECT format('%s.%s %s', c.oid::regclass, a.attname, "
+            "pg_get_expr(d.adbin, d.adrelid)) AS x FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND "
+            "a.attnum = d.adnum JOIN pg_class c ON c.oid = d.adrelid) s");
     // How views are deparsed changed in 16 (a column of a single-table view lost its table name), so
     // the definitions are compared by the functions they call; the text is kept for messages.
     s.viewdefs = one(
         "SELECT string_agg(x, E'\\n' ORDER BY x) FROM (SELECT c.oid::regclass || ': ' || pg_get_viewdef(c.oid) AS x "
         "FROM pg_class c WHERE c.relkind = 'v' AND c.relnamespace NOT IN ('pg_catalog'::regnamespace, "
         "'information_schema'::regnamespace)) s");
-    s.view_functions = one(
-        "SELECT string_agg(DISTINCT r.ev_class::regclass || ' calls ' || d.refobjid::regprocedure, E'\\n') "
-        "FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid WHERE d.classid = 'pg_rewrite'::regclass "
-        "AND d.refclassid = 'pg_proc'::regclass");
+    s.view_functions =
+        one("SELECT string_agg(DISTINCT r.ev_class::regclass || ' calls ' || d.refobjid::regprocedure, E'\\n') "
+            "FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid WHERE d.classid = 'pg_rewrite'::regclass "
+            "AND d.refclassid = 'pg_proc'::regclass");
     s.core_names = one(
         "SELECT string_agg(x, ', ' ORDER BY x) FROM (SELECT format('%s.%s: %s', p.pronamespace::regnamespace, "
         "p.proname, count(*)) AS x FROM pg_depend d JOIN pg_proc p ON p.oid = d.refobjid "
@@ -231,17 +240,18 @@ void check_indexes(const std::string& dsn) {
     pqxx::connection c(dsn);
     pqxx::nontransaction tx(c);
     tx.exec("CREATE EXTENSION IF NOT EXISTS amcheck");
-    const auto user_tables = "t.relnamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace, "
-                             "'pg_toast'::regnamespace)";
+    const auto user_tables =
+        "t.relnamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace, "
+        "'pg_toast'::regnamespace)";
     EXPECT_EQ(tx.exec(std::string("SELECT count(*) FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid WHERE ") +
                       user_tables + " AND NOT (i.indisvalid AND i.indisready)")[0][0]
                   .as<int>(),
               0);
-    const auto btrees = tx.exec(
-        std::string("SELECT i.indexrelid::regclass::text FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid "
-                    "JOIN pg_class x ON x.oid = i.indexrelid JOIN pg_am am ON am.oid = x.relam "
-                    "WHERE am.amname = 'btree' AND ") +
-        user_tables + " ORDER BY 1");
+    const auto btrees =
+        tx.exec(std::string("SELECT i.indexrelid::regclass::text FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid "
+                            "JOIN pg_class x ON x.oid = i.indexrelid JOIN pg_am am ON am.oid = x.relam "
+                            "WHERE am.amname = 'btree' AND ") +
+                user_tables + " ORDER BY 1");
     EXPECT_GE(btrees.size(), 10u);
     for (const auto& row : btrees) {
         const std::string idx = row[0].c_str();
@@ -253,9 +263,9 @@ void check_indexes(const std::string& dsn) {
     }
     for (const auto& p : kProbes) {
         // Samples spread over the table, the smallest included: every 100th value.
-        const auto samples = tx.exec("SELECT v::text FROM (SELECT " + p.column + " AS v, row_number() OVER (ORDER BY " +
-                                     p.column + ") AS n FROM " + p.table + " WHERE " + p.column +
-                                     " IS NOT NULL) s WHERE n % 100 = 1 ORDER BY v");
+        const auto samples =
+            tx.exec("SELECT v::text FROM (SELECT " + p.column + " AS v, row_number() OVER (ORDER BY " + p.column +
+                    ") AS n FROM " + p.table + " WHERE " + p.column + " IS NOT NULL) s WHERE n % 100 = 1 ORDER BY v");
         ASSERT_GE(samples.size(), 10u) << p.index;
         std::string pred;
         if (p.range) {
@@ -297,15 +307,19 @@ void expect_generators_continue(const std::string& dsn, const Snapshot& before, 
         ASSERT_FALSE(old_max.empty());
         const auto r = tx.exec("SELECT count(*), min(" + g.expr() + ")::text FROM " + g.table + " WHERE " + g.expr() +
                                " > " + tx.quote(old_max) + "::" + g.cmp_type());
-        EXPECT_EQ(r[0][0].as<long long>(), 100) << what << ": new IDs of " << g.table << "." << g.column
-                                               << " not above " << old_max << " (smallest above: "
-                                               << (r[0][1].is_null() ? "none" : r[0][1].c_str()) << ")";
+        EXPECT_EQ(r[0][0].as<long long>(), 100)
+            << what << ": new IDs of " << g.table << "." << g.column << " not above " << old_max
+            << " (smallest above: " << (r[0][1].is_null() ? "none" : r[0][1].c_str()) << ")";
     }
     // The new shard IDs carry their shard, the new snowflakes this server's node.
     EXPECT_EQ(tx.exec("SELECT count(*) FROM shard_5.photos WHERE id > " + before.max_ids.at("shard_5.photos.id") +
-                      " AND shard_id_shard(id) <> 5")[0][0].as<int>(), 0);
+                      " AND shard_id_shard(id) <> 5")[0][0]
+                  .as<int>(),
+              0);
     EXPECT_EQ(tx.exec("SELECT count(*) FROM tweets WHERE id > " + before.max_ids.at("tweets.id") +
-                      " AND snowflake_node(id) <> 1")[0][0].as<int>(), 0);
+                      " AND snowflake_node(id) <> 1")[0][0]
+                  .as<int>(),
+              0);
 }
 
 // The step a restored database, or an upgraded cluster without the old pg_idgen/, needs: raise
@@ -329,9 +343,12 @@ void check_core_names(const std::string& dsn, int major) {
     EXPECT_EQ(n("SELECT count(*) FROM orders WHERE placed_at IS DISTINCT FROM uuid_time(id)"), 0);
     const long long unqualified_null = n("SELECT count(*) FROM orders WHERE uuid_extract_timestamp(id) IS NULL");
     const long long rows = n("SELECT count(*) FROM orders");
-    if (major == 17) EXPECT_EQ(unqualified_null, rows) << "core's uuid_extract_timestamp() on 17 reads version 1 only";
-    else EXPECT_EQ(unqualified_null, 0);
-    EXPECT_EQ(n("SELECT count(*) FROM orders WHERE public.uuid_extract_timestamp(id) IS DISTINCT FROM uuid_time(id)"), 0);
+    if (major == 17)
+        EXPECT_EQ(unqualified_null, rows) << "core's uuid_extract_timestamp() on 17 reads version 1 only";
+    else
+        EXPECT_EQ(unqualified_null, 0);
+    EXPECT_EQ(n("SELECT count(*) FROM orders WHERE public.uuid_extract_timestamp(id) IS DISTINCT FROM uuid_time(id)"),
+              0);
     // The dump and pg_upgrade keep the version installed there: the build's default version.
     EXPECT_EQ(n("SELECT count(*) FROM pg_extension e JOIN pg_available_extensions a ON a.name = e.extname "
                 "WHERE e.extname = 'id_gen' AND e.extversion = a.default_version"),
@@ -349,8 +366,8 @@ struct Source {
     std::string plain, custom;
     std::map<int, std::string> target_custom;  // by the target's pg_dump
     std::string setup_error;
-    std::string prev_version;        // the newest released version (kPrevDb's)
-    std::string prev_counts;         // kPrevDb's rows per table before the move
+    std::string prev_version;  // the newest released version (kPrevDb's)
+    std::string prev_counts;   // kPrevDb's rows per table before the move
 };
 Source* g_source = nullptr;
 
@@ -378,11 +395,12 @@ long long drop_unknown_column_option(const Cluster& c) {
     for (const std::string db : {"template1", "postgres", kDb, kPrevDb}) {
         pqxx::connection conn(c.dsn(db));
         pqxx::nontransaction tx(conn);
-        n += tx.exec(
-                   "UPDATE pg_catalog.pg_attribute SET attoptions = (SELECT pg_catalog.array_agg(o) FILTER (WHERE o NOT "
-                   "LIKE 'pg_attver=%') FROM pg_catalog.unnest(attoptions) o) WHERE attoptions::text LIKE "
-                   "'%pg_attver=%'")
-                 .affected_rows();
+        n +=
+            tx.exec(
+                  "UPDATE pg_catalog.pg_attribute SET attoptions = (SELECT pg_catalog.array_agg(o) FILTER (WHERE o NOT "
+                  "LIKE 'pg_attver=%') FROM pg_catalog.unnest(attoptions) o) WHERE attoptions::text LIKE "
+                  "'%pg_attver=%'")
+                .affected_rows();
     }
     return n;
 }
@@ -407,10 +425,10 @@ public:
 private:
     static void build(Source& s) {
         const int old = old_major();
-        s.cluster = std::make_unique<Cluster>(
-            "old-" + std::to_string(old), old, port(kOldPort),
-            std::vector<std::string>{"shared_preload_libraries = 'id_gen'", "id_gen.node_id = 1",
-                                     "id_gen.enable_test_clock = on"});
+        s.cluster =
+            std::make_unique<Cluster>("old-" + std::to_string(old), old, port(kOldPort),
+                                      std::vector<std::string>{"shared_preload_libraries = 'id_gen'",
+                                                               "id_gen.node_id = 1", "id_gen.enable_test_clock = on"});
         Cluster& c = *s.cluster;
         c.start();
         c.exec("CREATE DATABASE " + std::string(kDb));
@@ -447,7 +465,8 @@ private:
         s.plain = work() + "/app.sql";
         s.custom = work() + "/app.dump";
         if (run(shell_quote(c.bin("pg_dump")) + " " + c.conn_args() + " -f " + shell_quote(s.plain) + " " + kDb) != 0 ||
-            run(shell_quote(c.bin("pg_dump")) + " -Fc " + c.conn_args() + " -f " + shell_quote(s.custom) + " " + kDb) != 0)
+            run(shell_quote(c.bin("pg_dump")) + " -Fc " + c.conn_args() + " -f " + shell_quote(s.custom) + " " + kDb) !=
+                0)
             throw std::runtime_error("pg_dump of the old server failed");
         const long long dropped = drop_unknown_column_option(c);
         if (dropped > 0)
@@ -467,9 +486,9 @@ private:
 
 const testing::Environment* const g_env = testing::AddGlobalTestEnvironment(new SourceEnvironment);
 
-#define REQUIRE_SOURCE()                                                        \
-    do {                                                                        \
-        ASSERT_NE(g_source, nullptr);                                           \
+#define REQUIRE_SOURCE()                                                            \
+    do {                                                                            \
+        ASSERT_NE(g_source, nullptr);                                               \
         ASSERT_EQ(g_source->setup_error, "") << "setting up the old server failed"; \
     } while (0)
 
@@ -480,7 +499,9 @@ struct DumpCase {
     int target;
     DumpKind kind;
 };
-void PrintTo(const DumpCase& c, std::ostream* os) { *os << "PostgreSQL " << c.target << ", dump kind " << static_cast<int>(c.kind); }
+void PrintTo(const DumpCase& c, std::ostream* os) {
+    *os << "PostgreSQL " << c.target << ", dump kind " << static_cast<int>(c.kind);
+}
 std::string dump_name(const testing::TestParamInfo<DumpCase>& i) {
     const char* k = i.param.kind == DumpKind::kPlainByOld    ? "PlainDumpByOld"
                     : i.param.kind == DumpKind::kCustomByOld ? "CustomDumpByOld"
@@ -490,7 +511,8 @@ std::string dump_name(const testing::TestParamInfo<DumpCase>& i) {
 std::vector<DumpCase> dump_cases() {
     std::vector<DumpCase> v;
     for (int t : target_majors())
-        for (DumpKind k : {DumpKind::kPlainByOld, DumpKind::kCustomByOld, DumpKind::kCustomByTarget}) v.push_back({t, k});
+        for (DumpKind k : {DumpKind::kPlainByOld, DumpKind::kCustomByOld, DumpKind::kCustomByTarget})
+            v.push_back({t, k});
     return v;
 }
 
@@ -502,10 +524,10 @@ Cluster& restore_target(int target) {
     if (!c) {
         const auto majors = target_majors();
         const int index = static_cast<int>(std::find(majors.begin(), majors.end(), target) - majors.begin());
-        c = std::make_unique<Cluster>(
-            "restore-" + std::to_string(target), target, port(static_cast<Port>(kRestorePort + index)),
-            std::vector<std::string>{"shared_preload_libraries = 'id_gen'", "id_gen.node_id = 1",
-                                     "id_gen.enable_test_clock = on"});
+        c = std::make_unique<Cluster>("restore-" + std::to_string(target), target,
+                                      port(static_cast<Port>(kRestorePort + index)),
+                                      std::vector<std::string>{"shared_preload_libraries = 'id_gen'",
+                                                               "id_gen.node_id = 1", "id_gen.enable_test_clock = on"});
         c->start();
     }
     return *c;
@@ -597,18 +619,21 @@ TEST_P(PgUpgrade, KeepsDataIndexesAndEveryIdAboveTheOldServers) {
     // The database at the newest released version crossed at that version, and updates there.
     {
         SCOPED_TRACE("the database made at " + g_source->prev_version);
-        EXPECT_EQ(nw.value("SELECT extversion FROM pg_extension WHERE extname = 'id_gen'", kPrevDb), g_source->prev_version);
+        EXPECT_EQ(nw.value("SELECT extversion FROM pg_extension WHERE extname = 'id_gen'", kPrevDb),
+                  g_source->prev_version);
         EXPECT_EQ(nw.value(kPrevCounts, kPrevDb), g_source->prev_counts);
         nw.exec("ALTER EXTENSION id_gen UPDATE", kPrevDb);
         EXPECT_EQ(nw.value("SELECT e.extversion = a.default_version FROM pg_extension e JOIN pg_available_extensions a "
                            "ON a.name = e.extname WHERE e.extname = 'id_gen'",
                            kPrevDb),
                   "t");
-        EXPECT_NE(nw.value("SELECT extversion FROM pg_extension WHERE extname = 'id_gen'", kPrevDb), g_source->prev_version);
+        EXPECT_NE(nw.value("SELECT extversion FROM pg_extension WHERE extname = 'id_gen'", kPrevDb),
+                  g_source->prev_version);
         // Every generator issues above what the old server issued (the old pg_idgen/ crossed too).
-        nw.exec("INSERT INTO events (n) SELECT generate_series(501, 600); INSERT INTO tweets (n) SELECT "
-                "generate_series(501, 600); INSERT INTO shard_9.photos (n) SELECT generate_series(501, 600)",
-                kPrevDb);
+        nw.exec(
+            "INSERT INTO events (n) SELECT generate_series(501, 600); INSERT INTO tweets (n) SELECT "
+            "generate_series(501, 600); INSERT INTO shard_9.photos (n) SELECT generate_series(501, 600)",
+            kPrevDb);
         EXPECT_EQ(nw.value(kPrevCounts, kPrevDb), "600 600 600");
         EXPECT_EQ(nw.value("SELECT bool_and(e.id > o.m) FROM events e, (SELECT max(id) m FROM events WHERE n <= 500) o "
                            "WHERE e.n > 500",

@@ -55,8 +55,10 @@ void track(const std::string& pg_ctl, const std::string& data, bool on) {
     static const bool registered = [] { return std::atexit(stop_leftovers) == 0; }();
     (void)registered;
     std::lock_guard<std::mutex> lock(g_mu);
-    if (on) g_running.insert({pg_ctl, data});
-    else g_running.erase({pg_ctl, data});
+    if (on)
+        g_running.insert({pg_ctl, data});
+    else
+        g_running.erase({pg_ctl, data});
 }
 
 // Keeps the server log of a cluster whose directory is about to be made anew (a name used again):
@@ -67,8 +69,10 @@ void keep_server_log(const std::string& dir) {
     struct stat st {};
     if (keep.empty() || ::stat((dir + "/server.log").c_str(), &st) != 0) return;
     static int n = 0;
-    const std::string to = keep + "/" + dir.substr(dir.find_last_of('/') + 1) + "." + std::to_string(++n) + ".server.log";
-    if (run("mkdir -p " + shell_quote(keep) + " && cp " + shell_quote(dir + "/server.log") + " " + shell_quote(to)) != 0)
+    const std::string to =
+        keep + "/" + dir.substr(dir.find_last_of('/') + 1) + "." + std::to_string(++n) + ".server.log";
+    if (run("mkdir -p " + shell_quote(keep) + " && cp " + shell_quote(dir + "/server.log") + " " + shell_quote(to)) !=
+        0)
         std::cerr << "note: the server log of " << dir << " was not kept\n";
 }
 
@@ -99,8 +103,10 @@ int port(Port p) { return std::stoi(env_or("IDGEN_CROSS_PORT", "55220")) + stati
 std::string shell_quote(const std::string& s) {
     std::string out = "'";
     for (char c : s) {
-        if (c == '\'') out += "'\\''";
-        else out += c;
+        if (c == '\'')
+            out += "'\\''";
+        else
+            out += c;
     }
     return out + "'";
 }
@@ -155,8 +161,9 @@ Cluster::Cluster(std::string name, int major, int port, const std::vector<std::s
                       " -U postgres -A trust -E UTF8 --locale=C.UTF-8" + args + " >" + shell_quote(log) + " 2>&1",
                   log) != 0)
         throw std::runtime_error("initdb failed in " + dir_);
-    std::string text = "listen_addresses = ''\nunix_socket_directories = '" + dir_ + "'\nport = " +
-                       std::to_string(port_) + "\nfsync = off\nmax_connections = 20\nshared_buffers = 64MB\n";
+    std::string text = "listen_addresses = ''\nunix_socket_directories = '" + dir_ +
+                       "'\nport = " + std::to_string(port_) +
+                       "\nfsync = off\nmax_connections = 20\nshared_buffers = 64MB\n";
     for (const auto& line : conf) text += line + "\n";
     if (run_as_pg("printf '%s' " + shell_quote(text) + " >> " + shell_quote(pgdata() + "/postgresql.conf")) != 0)
         throw std::runtime_error("cannot configure " + dir_);

@@ -24,7 +24,7 @@ namespace idgen::cross {
 // target per newer major: kRestorePort + its index), and two for the servers pg_upgrade starts.
 enum Port : int { kOldPort = 0, kUpgradeTargetPort = 1, kUpgradeOldPort = 2, kUpgradeNewPort = 3, kRestorePort = 4 };
 
-int old_major();                 // the lowest major of IDGEN_CROSS_BINDIRS
+int old_major();                   // the lowest major of IDGEN_CROSS_BINDIRS
 std::vector<int> target_majors();  // the others, ascending
 std::string bindir(int major);
 std::string work();

@@ -68,7 +68,8 @@ TEST_P(DiskFault, SlowFsync) {
                   << " ms, " << c.ok_syncs("pg_idgen") << " fsyncs of state files" << std::endl;
         for (int i = 0; i < kConns; ++i) {
             EXPECT_EQ(errors[i], "") << "connection " << i;
-            EXPECT_EQ(done[i], kCalls) << "connection " << i << " completed " << done[i] << " of " << kCalls << " calls";
+            EXPECT_EQ(done[i], kCalls) << "connection " << i << " completed " << done[i] << " of " << kCalls
+                                       << " calls";
         }
         book.check(std::string("1 slow fsync, ") + t.name + " (" + mode_name(mode) + ")");
     }
@@ -106,7 +107,8 @@ void failing_io(Mode mode, bool fsync_fault) {
         book.add(cid, r);
         ++ok_under_fault;
     }
-    ASSERT_FALSE(failed.sqlstate.empty()) << "no call failed within 10 s of the fault (" << ok_under_fault << " succeeded)";
+    ASSERT_FALSE(failed.sqlstate.empty())
+        << "no call failed within 10 s of the fault (" << ok_under_fault << " succeeded)";
     EXPECT_EQ(failed.sqlstate, "58030") << failed.error;
     if (fsync_fault) {
         const std::string msg = primary_message(failed.error);
@@ -153,8 +155,8 @@ void failing_io(Mode mode, bool fsync_fault) {
     // rewritten and synced before anything is issued. (A failed write changed nothing on disk: the
     // mark synced before it still stands, so no fsync is owed.)
     if (fsync_fault) {
-        EXPECT_GT(syncs_after, syncs_before)
-            << "no successful fsync of a state file under pg_idgen/v2/ between clearing the fault and the first ID after it";
+        EXPECT_GT(syncs_after, syncs_before) << "no successful fsync of a state file under pg_idgen/v2/ between "
+                                                "clearing the fault and the first ID after it";
     }
     book.fault_window(fault_on, cleared);
     sleep_ms(20);  // past the clock unit of any lease taken before the fault was cleared (see IdBook::check)

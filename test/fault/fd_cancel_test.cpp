@@ -143,9 +143,10 @@ TEST(FdCancel, PreloadedLockWaitHonoursCancel) {
     sleep_ms(100);
     Call other = call_id(*b, kGen);  // needs the LWLock while A waits for the file
     Call r = waiting.get();
-    std::printf("preloaded lock wait: statement_timeout honoured after %ld ms (timeout 300 ms); another key's "
-                "call took %ld ms meanwhile\n",
-                static_cast<long>(ms_between(r.start, r.end)), static_cast<long>(ms_between(other.start, other.end)));
+    std::printf(
+        "preloaded lock wait: statement_timeout honoured after %ld ms (timeout 300 ms); another key's "
+        "call took %ld ms meanwhile\n",
+        static_cast<long>(ms_between(r.start, r.end)), static_cast<long>(ms_between(other.start, other.end)));
     EXPECT_FALSE(r.ok) << "got ID " << r.id << " while the file was locked";
     EXPECT_EQ(r.sqlstate, "57014") << r.error;
     EXPECT_LE(ms_between(r.start, r.end), 2300.0) << "statement_timeout was held off";

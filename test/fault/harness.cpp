@@ -65,7 +65,8 @@ void keep_server_log(const std::string& dir) {
     static std::atomic<unsigned> n{0};
     const std::string to = keep + "/fault-" + dir.substr(dir.find_last_of('/') + 1) + "." + std::to_string(getpid()) +
                            "." + std::to_string(++n) + ".server.log";
-    if (run("mkdir -p " + shell_quote(keep) + " && cp " + shell_quote(dir + "/server.log") + " " + shell_quote(to)) != 0)
+    if (run("mkdir -p " + shell_quote(keep) + " && cp " + shell_quote(dir + "/server.log") + " " + shell_quote(to)) !=
+        0)
         std::cerr << "note: the server log of " << dir << " was not kept\n";
 }
 
@@ -123,12 +124,13 @@ public:
             f << conf;
             if (!f) throw std::runtime_error("cannot write the template's postgresql.conf");
         }
-        const std::string start = shell_quote(s.bindir + "/pg_ctl") + " -D " + shell_quote(t + "/data") + " -l " +
-                                  shell_quote(t + "/server.log") + " -w -t 60 -o " +
-                                  shell_quote("-c port=" + std::to_string(s.port) + " -c unix_socket_directories=" + t +
-                                              " -c fsync=off") +
-                                  " start >/dev/null";
-        if (run_as_pg(start) != 0) throw std::runtime_error("cannot start the template cluster: see " + t + "/server.log");
+        const std::string start =
+            shell_quote(s.bindir + "/pg_ctl") + " -D " + shell_quote(t + "/data") + " -l " +
+            shell_quote(t + "/server.log") + " -w -t 60 -o " +
+            shell_quote("-c port=" + std::to_string(s.port) + " -c unix_socket_directories=" + t + " -c fsync=off") +
+            " start >/dev/null";
+        if (run_as_pg(start) != 0)
+            throw std::runtime_error("cannot start the template cluster: see " + t + "/server.log");
         std::string err;
         try {
             pqxx::connection c("host=" + t + " port=" + std::to_string(s.port) + " user=postgres dbname=postgres");
@@ -137,7 +139,8 @@ public:
         } catch (const std::exception& e) {
             err = e.what();
         }
-        run_as_pg(shell_quote(s.bindir + "/pg_ctl") + " -D " + shell_quote(t + "/data") + " -m fast -w -t 60 stop >/dev/null");
+        run_as_pg(shell_quote(s.bindir + "/pg_ctl") + " -D " + shell_quote(t + "/data") +
+                  " -m fast -w -t 60 stop >/dev/null");
         if (!err.empty()) throw std::runtime_error("CREATE EXTENSION id_gen in the template failed: " + err);
     }
 
@@ -166,8 +169,10 @@ const Settings& settings() { return g_settings; }
 std::string shell_quote(const std::string& s) {
     std::string out = "'";
     for (char ch : s) {
-        if (ch == '\'') out += "'\\''";
-        else out += ch;
+        if (ch == '\'')
+            out += "'\\''";
+        else
+            out += ch;
     }
     return out + "'";
 }
@@ -195,7 +200,8 @@ void Cluster::init_dir(const std::string& name, int port_offset) {
     dir_ = g_settings.work + "/" + name;
     pgdata_ = dir_ + "/data";
     port_ = g_settings.port + port_offset;
-    if (run("rm -rf " + shell_quote(dir_) + " && mkdir -p " + shell_quote(dir_) + " && chmod 755 " + shell_quote(dir_)) != 0)
+    if (run("rm -rf " + shell_quote(dir_) + " && mkdir -p " + shell_quote(dir_) + " && chmod 755 " +
+            shell_quote(dir_)) != 0)
         throw std::runtime_error("cannot make " + dir_);
     if (!g_settings.os_user.empty()) run("chown " + shell_quote(g_settings.os_user) + " " + shell_quote(dir_));
     set_fault("");
@@ -262,7 +268,9 @@ std::string Cluster::dsn(const std::string& db) const {
     return "host=" + dir_ + " port=" + std::to_string(port_) + " user=postgres dbname=" + db;
 }
 
-std::string Cluster::state_path(const std::string& file) const { return pgdata_ + "/" + g_settings.state_dir + "/" + file; }
+std::string Cluster::state_path(const std::string& file) const {
+    return pgdata_ + "/" + g_settings.state_dir + "/" + file;
+}
 
 std::string Cluster::log_tail(int lines) const {
     return capture("tail -n " + std::to_string(lines) + " " + shell_quote(dir_ + "/server.log") + " 2>&1");
@@ -310,7 +318,8 @@ std::vector<StatLine> Cluster::stats() const {
 std::size_t Cluster::ok_syncs(const std::string& part) const {
     std::size_t n = 0;
     for (const auto& s : stats())
-        if ((s.call == "fsync" || s.call == "fdatasync") && s.result == "ok" && s.path.find(part) != std::string::npos) ++n;
+        if ((s.call == "fsync" || s.call == "fdatasync") && s.result == "ok" && s.path.find(part) != std::string::npos)
+            ++n;
     return n;
 }
 
@@ -465,7 +474,8 @@ void IdBook::check(const std::string& scenario) const {
             last[e.conn] = e.id;
         }
     }
-    EXPECT_EQ(not_increasing, 0u) << scenario << ": IDs not strictly increasing within a connection (" << example << ")";
+    EXPECT_EQ(not_increasing, 0u) << scenario << ": IDs not strictly increasing within a connection (" << example
+                                  << ")";
 
     // Across each fault: every ID handed out after it is above every ID handed out before it. Without
     // preloading, backends hand out IDs from leases that live for one clock unit (1 ms, 10 ms for
@@ -487,8 +497,8 @@ void IdBook::check(const std::string& scenario) const {
         EXPECT_GT(n_before, 0u) << scenario << ": no ID was issued before fault " << f;
         EXPECT_GT(n_after, 0u) << scenario << ": no ID was issued after fault " << f;
         if (n_before && n_after) {
-            EXPECT_GT(min_after, max_before) << scenario << ": an ID issued after fault " << f
-                                             << " is not above every ID issued before it";
+            EXPECT_GT(min_after, max_before)
+                << scenario << ": an ID issued after fault " << f << " is not above every ID issued before it";
         }
     }
     std::cout << "scenario " << scenario << ": " << entries_.size() << " IDs issued and checked" << std::endl;
@@ -506,8 +516,7 @@ Deadline::Deadline(Cluster& c, double seconds, std::string what) : c_(c), what_(
         std::cout << what_ << ": deadline of " << seconds << " s exceeded; clearing the faults" << std::endl;
         try {
             c_.set_fault("");
-        } catch (...) {
-        }
+        } catch (...) {}
         if (cv_.wait_for(lk, std::chrono::seconds(5), [this] { return done_; })) return;
         std::cout << what_ << ": still running 5 s later; stopping the cluster" << std::endl;
         lk.unlock();

@@ -34,15 +34,15 @@ using Clock = std::chrono::steady_clock;
 using TimePoint = Clock::time_point;
 
 struct Settings {
-    std::string bindir;       // PostgreSQL programs
-    std::string pg_config;    // for building the extension (PGXS)
-    std::string source_dir;   // the repository (git history: older releases are built from it)
-    std::string ext_dir;      // where this build of the extension was built (IDGEN_EXT_DIR, else the repository)
-    std::string shim;         // fault_shim.so, copied into the work directory
-    std::string work;         // this run's work directory
-    std::string os_user;      // owner of the clusters ("" when not root: the current user)
-    std::string state_dir;    // state files, relative to $PGDATA
-    std::string install_lock; // "" = none
+    std::string bindir;        // PostgreSQL programs
+    std::string pg_config;     // for building the extension (PGXS)
+    std::string source_dir;    // the repository (git history: older releases are built from it)
+    std::string ext_dir;       // where this build of the extension was built (IDGEN_EXT_DIR, else the repository)
+    std::string shim;          // fault_shim.so, copied into the work directory
+    std::string work;          // this run's work directory
+    std::string os_user;       // owner of the clusters ("" when not root: the current user)
+    std::string state_dir;     // state files, relative to $PGDATA
+    std::string install_lock;  // "" = none
     int port = 55440;
 };
 const Settings& settings();
@@ -80,14 +80,14 @@ public:
     Cluster& operator=(const Cluster&) = delete;
 
     void append_conf(const std::vector<std::string>& lines);
-    void start();                          // throws with the server log's tail on failure
-    void stop(const char* how = "fast");   // bounded; never throws
+    void start();                         // throws with the server log's tail on failure
+    void stop(const char* how = "fast");  // bounded; never throws
     void restart() {
         stop();
         start();
     }
     bool running() const { return running_.load(); }
-    int pg_ctl(const std::string& args);   // as the owner, with the shim's environment
+    int pg_ctl(const std::string& args);  // as the owner, with the shim's environment
 
     [[nodiscard]] std::string dsn(const std::string& db = "postgres") const;
     [[nodiscard]] const std::string& dir() const { return dir_; }

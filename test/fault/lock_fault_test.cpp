@@ -76,7 +76,8 @@ TEST_P(LockFault, BackendKilledHoldingTheLock) {
         c.set_fault("");
         loop.stop = true;
         loop.t.join();
-        EXPECT_FALSE(loop.last.ok) << "A's call in the fsync returned " << loop.last.id << " although its backend was killed";
+        EXPECT_FALSE(loop.last.ok) << "A's call in the fsync returned " << loop.last.id
+                                   << " although its backend was killed";
     }
     // The postmaster reinitializes after the crash (every backend is ended): then reconnect.
     ASSERT_TRUE(c.wait_ready_after(ready, 30)) << "the server did not come back within 30 s:\n" << c.log_tail();
@@ -171,8 +172,9 @@ void lock_wait_can_be_cancelled(Mode mode) {
         EXPECT_FALSE(r.ok) << names[i] << " was not interrupted: it got ID " << r.id << " after "
                            << static_cast<long>(ms_between(r.start, r.end)) << " ms";
         EXPECT_EQ(r.sqlstate, states[i]) << names[i] << ": " << r.error;
-        EXPECT_LE(ms_between(due, r.end), 2000.0) << names[i] << " returned " << static_cast<long>(ms_between(due, r.end))
-                                                  << " ms after its cancel or timeout";
+        EXPECT_LE(ms_between(due, r.end), 2000.0)
+            << names[i] << " returned " << static_cast<long>(ms_between(due, r.end))
+            << " ms after its cancel or timeout";
     }
     loop.stop = true;
     loop.t.join();
@@ -203,8 +205,6 @@ void lock_wait_can_be_cancelled(Mode mode) {
 
 TEST(LockWait, CanBeCancelled) { lock_wait_can_be_cancelled(Mode::kNoPreload); }
 TEST(LockWait, CanBeCancelledPreloaded) { lock_wait_can_be_cancelled(Mode::kPreload); }
-
-
 
 }  // namespace
 }  // namespace idgen::fault

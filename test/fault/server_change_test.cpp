@@ -56,8 +56,8 @@ TEST_P(Failover, PromotedStandbyIssuesAboveThePrimary) {
 
     // The burst: 80,000 IDs at 25,600 per second of ID time run ~3 s ahead of the clock.
     const TimePoint b0 = Clock::now();
-    const auto burst = query_ids(*pc, "SELECT " + sony +
-                                          " FROM generate_series(1, 80000) WITH ORDINALITY AS g(v, n) ORDER BY n");
+    const auto burst =
+        query_ids(*pc, "SELECT " + sony + " FROM generate_series(1, 80000) WITH ORDINALITY AS g(v, n) ORDER BY n");
     const TimePoint b1 = Clock::now();
     book.add_many(pid, burst, b0, b1);
     ASSERT_EQ(burst.size(), 80000u);
@@ -66,9 +66,8 @@ TEST_P(Failover, PromotedStandbyIssuesAboveThePrimary) {
         const double ahead_ms = tx.exec("SELECT extract(epoch FROM snowflake_time(" + std::to_string(burst.back()) +
                                         "::snowflake, 'sonyflake') - clock_timestamp()) * 1000")[0][0]
                                     .as<double>();
-        std::cout << "scenario 9 (" << mode_name(mode) << "): the burst took "
-                  << static_cast<long>(ms_between(b0, b1)) << " ms; P's last ID is " << static_cast<long>(ahead_ms)
-                  << " ms ahead of the clock" << std::endl;
+        std::cout << "scenario 9 (" << mode_name(mode) << "): the burst took " << static_cast<long>(ms_between(b0, b1))
+                  << " ms; P's last ID is " << static_cast<long>(ahead_ms) << " ms ahead of the clock" << std::endl;
         EXPECT_GE(ahead_ms, 1000.0) << "the burst did not run ahead of the clock: the scenario tests nothing";
     }
     pc.reset();
@@ -87,7 +86,8 @@ TEST_P(Failover, PromotedStandbyIssuesAboveThePrimary) {
         book.add(sid, r);
     }
     const TimePoint s0 = Clock::now();
-    const auto more = query_ids(*sc, "SELECT " + sony + " FROM generate_series(1, 10000) WITH ORDINALITY AS g(v, n) ORDER BY n");
+    const auto more =
+        query_ids(*sc, "SELECT " + sony + " FROM generate_series(1, 10000) WITH ORDINALITY AS g(v, n) ORDER BY n");
     book.add_many(sid, more, s0, Clock::now());
     ds.finish();
     book.check("9 failover (" + std::string(mode_name(mode)) + ")");
@@ -166,8 +166,8 @@ private:
             std::string num, kind, adv, mode, dev_ino;
             int pid = 0;
             in >> num >> kind >> adv >> mode >> pid >> dev_ino;
-            if (dev_ino.size() > suffix.size() && dev_ino.compare(dev_ino.size() - suffix.size(), suffix.size(), suffix) == 0 &&
-                is_ancestor(pid))
+            if (dev_ino.size() > suffix.size() &&
+                dev_ino.compare(dev_ino.size() - suffix.size(), suffix.size(), suffix) == 0 && is_ancestor(pid))
                 return true;
         }
         return false;

@@ -38,7 +38,8 @@ long long generator_of(long long id) {
 }
 
 // Calls `sql` n times on `conn`, asserting each succeeds; adds the IDs to `seen` (no repeats).
-void take(pqxx::connection& conn, const std::string& sql, int n, std::set<long long>& seen, long long* generator = nullptr) {
+void take(pqxx::connection& conn, const std::string& sql, int n, std::set<long long>& seen,
+          long long* generator = nullptr) {
     for (int k = 0; k < n; ++k) {
         Call r = call_id(conn, sql);
         ASSERT_TRUE(r.ok) << r.error;
@@ -82,7 +83,8 @@ TEST(TraceDecimalCounter, UsedUpCounterTakesANewGenerator) {
         take(*conn, kGenDecimal, 10, seen, &g);
     }
     const unsigned long long sysid = std::stoull(c.query_value("SELECT system_identifier FROM pg_control_system()"));
-    const unsigned timeline = static_cast<unsigned>(std::stoul(c.query_value("SELECT timeline_id FROM pg_control_checkpoint()")));
+    const unsigned timeline =
+        static_cast<unsigned>(std::stoul(c.query_value("SELECT timeline_id FROM pg_control_checkpoint()")));
     const long long boot = std::stoll(c.query_value(
         "SELECT (extract(epoch FROM pg_postmaster_start_time() - '2000-01-01 00:00:00+00') * 1000000)::bigint"));
     idgen::StateRecord r{};
@@ -221,7 +223,8 @@ TEST_P(TraceDecimalFault, DecimalGeneratorsUsedUpAndForeignRecord) {
         take(*conn, kGenDecimal, 10, seen);
     }
     const unsigned long long sysid = std::stoull(c.query_value("SELECT system_identifier FROM pg_control_system()"));
-    const unsigned timeline = static_cast<unsigned>(std::stoul(c.query_value("SELECT timeline_id FROM pg_control_checkpoint()")));
+    const unsigned timeline =
+        static_cast<unsigned>(std::stoul(c.query_value("SELECT timeline_id FROM pg_control_checkpoint()")));
     c.stop();
     write_record(c, 99998, sysid, timeline);
     c.start();
@@ -297,8 +300,10 @@ TEST_P(TraceDecimalFault, DecimalBackendCrash) {
         // Shared memory is reinitialized, so the live counter is gone: a new generator number. The
         // state file (without shared memory) survives a backend crash with every lease recorded in
         // it, so the same generator may carry on.
-        if (mode == Mode::kPreload) EXPECT_GT(gens[i], before) << "connection " << i << " reused generator " << gens[i];
-        else EXPECT_GE(gens[i], before) << "connection " << i;
+        if (mode == Mode::kPreload)
+            EXPECT_GT(gens[i], before) << "connection " << i << " reused generator " << gens[i];
+        else
+            EXPECT_GE(gens[i], before) << "connection " << i;
         for (long long id : got[i]) EXPECT_TRUE(seen.insert(id).second) << "ID " << id << " issued twice";
     }
     d.finish();

@@ -42,7 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto v64 = idgen::base36_decode64(s, size);
     auto v128 = idgen::base36_decode128(s, size);
     if (!all_digits) {
-        if (v64.error() != idgen::Error::kInvalidSyntax || v128.error() != idgen::Error::kInvalidSyntax) __builtin_trap();
+        if (v64.error() != idgen::Error::kInvalidSyntax || v128.error() != idgen::Error::kInvalidSyntax)
+            __builtin_trap();
     } else {
         if (!v64.ok() && v64.error() != idgen::Error::kOutOfRange) __builtin_trap();
         if (!v128.ok() && v128.error() != idgen::Error::kOutOfRange) __builtin_trap();

@@ -61,12 +61,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                      std::memcmp(out, s, size) != 0 || out[size] != '.'))
         __builtin_trap();
     auto rnd = idgen::correlation_child_random(s, size, random, out);
-    if (rnd.ok() && (!all_ok || *rnd != size + 1 + idgen::kCorrelationRandomLen || !idgen::correlation_id_valid(out, *rnd) ||
-                     std::memcmp(out, s, size) != 0))
+    if (rnd.ok() && (!all_ok || *rnd != size + 1 + idgen::kCorrelationRandomLen ||
+                     !idgen::correlation_id_valid(out, *rnd) || std::memcmp(out, s, size) != 0))
         __builtin_trap();
     const std::size_t half = size / 2;
     auto comb = idgen::correlation_combine(s, half, s + half, size - half, out);
-    if (comb.ok() && (!idgen::correlation_id_valid(out, *comb) || *comb != size + 1 || out[half] != '+')) __builtin_trap();
+    if (comb.ok() && (!idgen::correlation_id_valid(out, *comb) || *comb != size + 1 || out[half] != '+'))
+        __builtin_trap();
     char tag[idgen::kCorrelationLogTagMax + 1];
     const std::size_t tl = idgen::correlation_log_tag(s, size, tag, sizeof tag);
     if ((tl != 0) != all_ok || (tl != 0 && tl != size + 11)) __builtin_trap();

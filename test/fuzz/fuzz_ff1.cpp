@@ -91,7 +91,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 const std::uint64_t left = domain - x + 1;
                 const unsigned n = left < idgen::aes_ni::kRun ? static_cast<unsigned>(left) : idgen::aes_ni::kRun;
                 std::uint64_t run[idgen::aes_ni::kRun];
-                if (idgen::aes_ni::permute_consecutive(ni, plan, x, n, true, run) != idgen::Error::kOk) __builtin_trap();
+                if (idgen::aes_ni::permute_consecutive(ni, plan, x, n, true, run) != idgen::Error::kOk)
+                    __builtin_trap();
                 for (unsigned j = 0; j < n; ++j)
                     if (run[j] != *idgen::ff1::permute(aes, plan, x + j)) __builtin_trap();
             }

@@ -12,9 +12,10 @@
 namespace {
 
 const char* const kSpecs[] = {
-    "kind=ulid format=prefixed prefix=acct", "kind=uuidv7 format=prefixed prefix=o2",
+    "kind=ulid format=prefixed prefix=acct",     "kind=uuidv7 format=prefixed prefix=o2",
     "kind=snowflake format=prefixed prefix=evt", "kind=ulid format=typeid prefix=acct",
-    "kind=uuidv7 format=typeid prefix=prefix", "kind=ksuid format=prefixed prefix=k", "kind=xid format=prefixed prefix=ses",
+    "kind=uuidv7 format=typeid prefix=prefix",   "kind=ksuid format=prefixed prefix=k",
+    "kind=xid format=prefixed prefix=ses",
 };
 
 bool wide(const idgen::IdTypeSpec& sp) { return sp.kind == idgen::IdKind::kKsuid || sp.kind == idgen::IdKind::kXid; }
@@ -65,7 +66,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 char c = s[i];
                 // Base36 bodies are read in either case and written in lower case; a KSUID's or an
                 // xid's own text has one spelling.
-                if (sp->format == idgen::IdTextFormat::kPrefixed && !wide(*sp) && c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+                if (sp->format == idgen::IdTextFormat::kPrefixed && !wide(*sp) && c >= 'A' && c <= 'Z')
+                    c = static_cast<char>(c - 'A' + 'a');
                 if (out[i] != c) __builtin_trap();
             }
         }

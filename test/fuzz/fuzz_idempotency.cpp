@@ -47,9 +47,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (n > size) __builtin_trap();
             rebuilt += '/';
             for (std::size_t i = 0; i < n; ++i) {
-                if (tok[i] == '~') rebuilt += "~0";
-                else if (tok[i] == '/') rebuilt += "~1";
-                else rebuilt += tok[i];
+                if (tok[i] == '~')
+                    rebuilt += "~0";
+                else if (tok[i] == '/')
+                    rebuilt += "~1";
+                else
+                    rebuilt += tok[i];
             }
             ++tokens;
             auto index = idgen::json_pointer_index(tok.data(), n);

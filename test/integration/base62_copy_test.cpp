@@ -18,12 +18,13 @@ TEST(Base62Copy, TextAndBinaryRoundTrip) {
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
     tx.exec("CREATE TABLE src (n base62_64, b base62_128, p text, u uuid)");
-    tx.exec("INSERT INTO src SELECT (CASE g WHEN 1 THEN 0 WHEN 2 THEN 9223372036854775807 ELSE g * 7919 END)::bigint::base62_64, "
-            "CASE g WHEN 1 THEN '7n42DGM5Tflk9n8mt7Fhc7'::base62_128 WHEN 2 THEN '0000000000000000000000' "
-            "ELSE gen_random_uuid()::base62_128 END, prefixed_format('acct', gen_uuidv7(), 'base62'), gen_uuidv7() "
-            "FROM generate_series(1, 2000) g");
-    const std::string digest =
-        "SELECT md5(string_agg(n::text || b::text || p || u::text, ',' ORDER BY n, b)) FROM ";
+    tx.exec(
+        "INSERT INTO src SELECT (CASE g WHEN 1 THEN 0 WHEN 2 THEN 9223372036854775807 ELSE g * 7919 "
+        "END)::bigint::base62_64, "
+        "CASE g WHEN 1 THEN '7n42DGM5Tflk9n8mt7Fhc7'::base62_128 WHEN 2 THEN '0000000000000000000000' "
+        "ELSE gen_random_uuid()::base62_128 END, prefixed_format('acct', gen_uuidv7(), 'base62'), gen_uuidv7() "
+        "FROM generate_series(1, 2000) g");
+    const std::string digest = "SELECT md5(string_agg(n::text || b::text || p || u::text, ',' ORDER BY n, b)) FROM ";
     const std::string want = tx.exec1(digest + "src").at(0).c_str();
     // Server-side files are written by the server's OS user: a private name in /tmp.
     const std::string base = "/tmp/idgen_it_copy62_" + std::to_string(getpid());
@@ -37,13 +38,15 @@ TEST(Base62Copy, TextAndBinaryRoundTrip) {
         EXPECT_EQ(tx.exec1("SELECT count(*) FROM src s JOIN dst_" + std::string(format) +
                            " d ON d.n = s.n AND d.b::uuid = s.b::uuid "
                            "AND prefixed_parse('acct', d.p, 'base62') = prefixed_parse('acct', s.p, 'base62')")
-                      .at(0).as<long>(),
+                      .at(0)
+                      .as<long>(),
                   2000)
             << format;
     }
     // The text form read back through COPY is the strict 11 / 22-character form.
     EXPECT_EQ(tx.exec1("SELECT bool_and(n::text ~ '^[0-9A-Za-z]{11}$' AND b::text ~ '^[0-9A-Za-z]{22}$') FROM dst_text")
-                  .at(0).as<bool>(),
+                  .at(0)
+                  .as<bool>(),
               true);
     // The binary form of base62_64 is an int8; a negative one is refused (22003), not stored.
     tx.exec("COPY (SELECT -5::bigint) TO '" + base + ".neg' WITH (FORMAT binary)");
@@ -65,7 +68,8 @@ TEST(Base62Copy, TextAndBinaryRoundTrip) {
     EXPECT_EQ(tx.exec1("SELECT base62_128_send('0000000000000000000001'::base62_128) = "
                        "uuid_send('00000000-0000-0000-0000-000000000001') AND "
                        "base62_64_send('0000000000z'::base62_64) = int8send(61)")
-                  .at(0).as<bool>(),
+                  .at(0)
+                  .as<bool>(),
               true);
     for (const char* ext : {".text", ".binary", ".csv", ".neg", ".short"}) std::remove((base + ext).c_str());
 }
@@ -77,7 +81,9 @@ TEST(Base62Copy, AmcheckOnIndexes) {
     pqxx::nontransaction tx(c);
     tx.exec("CREATE EXTENSION IF NOT EXISTS amcheck");
     tx.exec("CREATE TABLE t (u uuid PRIMARY KEY DEFAULT gen_uuidv7(), n base62_64 UNIQUE, b base62_128 UNIQUE)");
-    tx.exec("INSERT INTO t (n, b) SELECT (g::bigint * 104729)::base62_64, gen_random_uuid()::base62_128 FROM generate_series(1, 50000) g");
+    tx.exec(
+        "INSERT INTO t (n, b) SELECT (g::bigint * 104729)::base62_64, gen_random_uuid()::base62_128 FROM "
+        "generate_series(1, 50000) g");
     for (const char* idx : {"t_pkey", "t_n_key", "t_b_key"})
         EXPECT_NO_THROW(tx.exec("SELECT bt_index_parent_check('" + std::string(idx) + "', true)")) << idx;
 }
@@ -90,17 +96,21 @@ TEST(Base62Copy, CollationOfTheText) {
     pqxx::nontransaction tx(c);
     EXPECT_EQ(tx.exec1("SELECT '0000000000B' COLLATE \"C\" < '0000000000a' COLLATE \"C\" "
                        "AND '0000000000B'::base62_64 < '0000000000a'::base62_64")
-                  .at(0).as<bool>(),
+                  .at(0)
+                  .as<bool>(),
               true);
     const auto icu = tx.exec("SELECT collname FROM pg_collation WHERE collname = 'und-x-icu'");
     if (icu.empty()) GTEST_SKIP() << "this server has no ICU collation";
-    EXPECT_EQ(tx.exec1("SELECT '0000000000a' COLLATE \"und-x-icu\" < '0000000000B' COLLATE \"und-x-icu\"").at(0).as<bool>(),
-              true);
+    EXPECT_EQ(
+        tx.exec1("SELECT '0000000000a' COLLATE \"und-x-icu\" < '0000000000B' COLLATE \"und-x-icu\"").at(0).as<bool>(),
+        true);
     // Over random IDs the ICU order of the text disagrees with the ID order, the C order never does.
     EXPECT_EQ(tx.exec1("WITH p AS (SELECT gen_random_uuid() a, gen_random_uuid() b FROM generate_series(1, 2000)) "
                        "SELECT bool_and((a < b) = (base62_encode(a) COLLATE \"C\" < base62_encode(b) COLLATE \"C\")) "
-                       "AND NOT bool_and((a < b) = (base62_encode(a) COLLATE \"und-x-icu\" < base62_encode(b) COLLATE \"und-x-icu\")) FROM p")
-                  .at(0).as<bool>(),
+                       "AND NOT bool_and((a < b) = (base62_encode(a) COLLATE \"und-x-icu\" < base62_encode(b) COLLATE "
+                       "\"und-x-icu\")) FROM p")
+                  .at(0)
+                  .as<bool>(),
               true);
 }
 

@@ -46,8 +46,7 @@ public:
             pqxx::connection admin(it::dsn());
             pqxx::nontransaction tx(admin);
             tx.exec("DROP DATABASE IF EXISTS " + tx.quote_name(name_) + " WITH (FORCE)");
-        } catch (...) {
-        }
+        } catch (...) {}
     }
     ScratchDb(const ScratchDb&) = delete;
     ScratchDb& operator=(const ScratchDb&) = delete;
@@ -85,8 +84,8 @@ inline int pg_ctl(const std::string& args) {
     std::string user = env_or("IDGEN_PG_OS_USER", "");
     std::string prefix = user.empty() || user == env_or("USER", "") ? "" : "runuser -u " + user + " -- ";
     std::string cmd = prefix + env_or("IDGEN_PG_BINDIR", "/usr/lib/postgresql/15/bin") + "/pg_ctl -D " +
-                      env_or("IDGEN_PGDATA", "") + " -l " + env_or("IDGEN_WORK", "/tmp") + "/pg/server.log -w " +
-                      args + " >/dev/null";
+                      env_or("IDGEN_PGDATA", "") + " -l " + env_or("IDGEN_WORK", "/tmp") + "/pg/server.log -w " + args +
+                      " >/dev/null";
     return std::system(cmd.c_str());
 }
 
@@ -102,13 +101,21 @@ struct Cluster {
 };
 
 inline Cluster main_cluster() {
-    return {env_or("PGHOST", "/tmp"), env_or("PGPORT", "5432"), env_or("IDGEN_PGDATA", ""),
-            env_or("IDGEN_WORK", "/tmp") + "/pg/server.log", 1, true};
+    return {env_or("PGHOST", "/tmp"),
+            env_or("PGPORT", "5432"),
+            env_or("IDGEN_PGDATA", ""),
+            env_or("IDGEN_WORK", "/tmp") + "/pg/server.log",
+            1,
+            true};
 }
 
 inline Cluster nopreload_cluster() {
-    return {env_or("IDGEN_NOPRELOAD_PGHOST", ""), env_or("IDGEN_NOPRELOAD_PGPORT", ""),
-            env_or("IDGEN_NOPRELOAD_PGDATA", ""), env_or("IDGEN_WORK", "/tmp") + "/pg2/server.log", 2, false};
+    return {env_or("IDGEN_NOPRELOAD_PGHOST", ""),
+            env_or("IDGEN_NOPRELOAD_PGPORT", ""),
+            env_or("IDGEN_NOPRELOAD_PGDATA", ""),
+            env_or("IDGEN_WORK", "/tmp") + "/pg2/server.log",
+            2,
+            false};
 }
 
 // Runs pg_ctl on `c` as the cluster's owner.
@@ -137,8 +144,7 @@ public:
     ~Db() {
         try {
             exec_admin(c_, "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
-        } catch (...) {
-        }
+        } catch (...) {}
     }
     Db(const Db&) = delete;
     Db& operator=(const Db&) = delete;

@@ -60,8 +60,7 @@ public:
     ~Db() {
         try {
             exec(s_.dsn(), "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
-        } catch (...) {
-        }
+        } catch (...) {}
     }
     Db(const Db&) = delete;
     Db& operator=(const Db&) = delete;
@@ -223,8 +222,9 @@ TEST(CorrelationLog, PreloadedEveryMessageCarriesTheCurrentId) {
     }
     EXPECT_EQ(sqlstate_of(c, "SELECT 1/0"), "22012");
     // An error in a subtransaction caught by PL/pgSQL, then re-raised from the handler.
-    EXPECT_EQ(sqlstate_of(c, "DO $$BEGIN BEGIN PERFORM 1/0; EXCEPTION WHEN division_by_zero THEN "
-                             "RAISE LOG 'caught'; RAISE EXCEPTION 'handler failed' USING ERRCODE = 'P0001'; END; END$$"),
+    EXPECT_EQ(sqlstate_of(c,
+                          "DO $$BEGIN BEGIN PERFORM 1/0; EXCEPTION WHEN division_by_zero THEN "
+                          "RAISE LOG 'caught'; RAISE EXCEPTION 'handler failed' USING ERRCODE = 'P0001'; END; END$$"),
               "P0001");
     // SET LOCAL: the transaction's ID while it runs, also in its error; the session's after.
     {
@@ -257,7 +257,8 @@ TEST(CorrelationLog, PreloadedEveryMessageCarriesTheCurrentId) {
             EXPECT_EQ(e.text.find("[corr_id="), std::string::npos) << e.level << ": " << e.text.substr(0, 200);
             continue;
         }
-        if (e.text.find("statement: SET id_gen.correlation_id = '" + id) != std::string::npos) continue;  // logged before it ran
+        if (e.text.find("statement: SET id_gen.correlation_id = '" + id) != std::string::npos)
+            continue;  // logged before it ran
         if (e.text.rfind("no id any more", 0) == 0) {
             EXPECT_EQ(e.text, "no id any more");
             seen_untagged = true;
@@ -329,12 +330,14 @@ TEST(CorrelationLog, PreloadedParallelWorkerMessagesAreTaggedOnce) {
     {
         pqxx::nontransaction tx(c);
         tx.exec("CREATE TABLE t AS SELECT g AS x FROM generate_series(0, 9) g");
-        tx.exec("CREATE FUNCTION warn_from(x int) RETURNS int LANGUAGE plpgsql PARALLEL SAFE AS "
-                "$$BEGIN IF x = 3 THEN RAISE WARNING 'warned by a worker'; END IF; RETURN x; END$$");
+        tx.exec(
+            "CREATE FUNCTION warn_from(x int) RETURNS int LANGUAGE plpgsql PARALLEL SAFE AS "
+            "$$BEGIN IF x = 3 THEN RAISE WARNING 'warned by a worker'; END IF; RETURN x; END$$");
         // Every query under a Gather whose one worker runs it all (the leader only gathers):
         // force_parallel_mode on 15, debug_parallel_query from 16 on.
-        tx.exec("SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000 "
-                "THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END, 'on', false)");
+        tx.exec(
+            "SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000 "
+            "THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END, 'on', false)");
         tx.exec("SET parallel_leader_participation = off");
         tx.exec("SET id_gen.correlation_id = '" + id + "'");
         EXPECT_NE(tx.exec("EXPLAIN SELECT 1 / x FROM t")[0][0].as<std::string>().find("Gather"), std::string::npos);
@@ -426,7 +429,8 @@ void expect_linking_lines(const Server& s, const std::string& dbname) {
     const std::string tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     EXPECT_EQ(one(conn, "SELECT correlation_from_traceparent('" + tp + "')"), "4bf92f3577b34da6a3ce929d0e0e4736");
     // Replacing with the current ID, or with none current, links nothing.
-    EXPECT_EQ(one(conn, "SELECT correlation_replace('4bf92f3577b34da6a3ce929d0e0e4736')"), "4bf92f3577b34da6a3ce929d0e0e4736");
+    EXPECT_EQ(one(conn, "SELECT correlation_replace('4bf92f3577b34da6a3ce929d0e0e4736')"),
+              "4bf92f3577b34da6a3ce929d0e0e4736");
     one(conn, "SELECT set_config('id_gen.correlation_id', '', false)");
     EXPECT_EQ(one(conn, "SELECT correlation_replace('" + a + "')"), a);
     std::vector<std::string> got;
@@ -519,8 +523,9 @@ TEST(CorrelationLog, ForgedLinesAreRefused) {
         pqxx::connection c(db.dsn());
         one(c, "SELECT correlation_id()");  // the library is loaded
         const std::string marker = unique("forged");
-        EXPECT_EQ(sqlstate_of(c, "SET id_gen.correlation_id = E'x\\n2030-01-01 00:00:00.000 UTC [1] LOG:  " + marker + "'"),
-                  "22023");
+        EXPECT_EQ(
+            sqlstate_of(c, "SET id_gen.correlation_id = E'x\\n2030-01-01 00:00:00.000 UTC [1] LOG:  " + marker + "'"),
+            "22023");
         EXPECT_EQ(sqlstate_of(c, "SET id_gen.correlation_id = 'x] [corr_id=" + marker + "'"), "22023");
         EXPECT_EQ(sqlstate_of(c, "SELECT correlation_replace(E'y\\r" + marker + "')"), "22P02");
         EXPECT_EQ(sqlstate_of(c, "SELECT correlation_extend(E'z\\n" + marker + "')"), "22P02");
@@ -584,23 +589,23 @@ std::string lower(std::string s) {
 // one line or several. The SQL text spells the marker in two pieces, so that it is only ever
 // whole in what the session made the server write.
 std::vector<std::string> forging_statements(const std::string& victim) {
-    const std::string m = "m text := 'x [corr' || '_id=" + victim + "] [old_corr' || '_id=" + victim + "] [CORR' || '_ID=" +
-                          victim + "]'";
+    const std::string m = "m text := 'x [corr' || '_id=" + victim + "] [old_corr' || '_id=" + victim +
+                          "] [CORR' || '_ID=" + victim + "]'";
     return {
         "DO $$DECLARE " + m + "; BEGIN RAISE LOG '%', m USING DETAIL = m, HINT = m; END$$",
         "DO $$DECLARE " + m + "; BEGIN RAISE LOG E'first\\n%\\n%', m, m; END$$",
         "DO $$DECLARE " + m + "; BEGIN RAISE WARNING '%', m USING DETAIL = E'a\\n' || m; END$$",
         "DO $$DECLARE " + m + "; BEGIN RAISE EXCEPTION '%', m USING DETAIL = m, HINT = m; END$$",
-        "DO $$DECLARE " + m + "; BEGIN EXECUTE 'SELECT 1/0 AS \"' || m || '\"'; END$$",   // CONTEXT
-        "DO $$DECLARE " + m + "; BEGIN EXECUTE 'SELEC ' || quote_literal(m); END$$",     // QUERY
+        "DO $$DECLARE " + m + "; BEGIN EXECUTE 'SELECT 1/0 AS \"' || m || '\"'; END$$",                // CONTEXT
+        "DO $$DECLARE " + m + "; BEGIN EXECUTE 'SELEC ' || quote_literal(m); END$$",                   // QUERY
         "DO $$DECLARE " + m + "; BEGIN PERFORM set_config('id_gen.correlation_id', m, false); END$$",  // refused
     };
 }
 
 // Runs the forging statements in a session without an ID and in one with an ID of its own;
 // returns the errors the clients received.
-std::string forge(const Server& s, const std::string& dbdsn_plain, const std::string& dbdsn_own, const std::string& victim,
-                  const std::string& done) {
+std::string forge(const Server& s, const std::string& dbdsn_plain, const std::string& dbdsn_own,
+                  const std::string& victim, const std::string& done) {
     std::string errors;
     for (const std::string& d : {dbdsn_plain, dbdsn_own}) {
         pqxx::connection c(d);
@@ -644,7 +649,8 @@ TEST(CorrelationLog, SessionTextCannotForgeATag) {
         EXPECT_NE(text.find("LOG:  first" + tag(mine) + "\n\tx [corr_id~" + victim), std::string::npos) << text;
         EXPECT_NE(text.find("DETAIL:  x [corr_id~" + victim), std::string::npos) << text;
         EXPECT_NE(text.find("HINT:  x [corr_id~" + victim), std::string::npos) << text;
-        EXPECT_NE(text.find("CONTEXT:  SQL statement \"SELECT 1/0 AS \"x [corr_id~" + victim), std::string::npos) << text;
+        EXPECT_NE(text.find("CONTEXT:  SQL statement \"SELECT 1/0 AS \"x [corr_id~" + victim), std::string::npos)
+            << text;
         EXPECT_NE(text.find("QUERY:  SELEC 'x [corr_id~" + victim), std::string::npos) << text;
     }
 }
@@ -658,8 +664,10 @@ TEST(CorrelationLog, CountedChildrenAreUniqueAcrossBackends) {
         pqxx::connection c(db.dsn());
         const std::string storage = one(c, "SELECT correlation_counter_storage()");
         const int major = std::stoi(one(c, "SELECT current_setting('server_version_num')")) / 10000;
-        if (s.preloaded) EXPECT_EQ(storage, "shared memory");
-        else EXPECT_EQ(storage, major >= 17 ? "dsm registry" : "per backend");
+        if (s.preloaded)
+            EXPECT_EQ(storage, "shared memory");
+        else
+            EXPECT_EQ(storage, major >= 17 ? "dsm registry" : "per backend");
         const std::string parent = unique("fanout");
         std::vector<std::thread> threads;
         std::vector<std::vector<std::string>> per(kConns);
@@ -715,9 +723,10 @@ public:
         const std::string user = env_or("IDGEN_PG_OS_USER", "");
         as_ = user.empty() || user == env_or("USER", "") ? "" : "runuser -u " + user + " -- ";
         bin_ = env_or("IDGEN_PG_BINDIR", "/usr/lib/postgresql/15/bin");
-        std::string cmd = "rm -rf " + dir_ + " && mkdir -p " + dir_ + " && chown " + (user.empty() ? "$(id -un)" : user) +
-                          " " + dir_ + " && " + as_ + bin_ + "/initdb -D " + dir_ + "/data -U postgres -A trust " +
-                          "-E UTF8 --locale=C.UTF-8 >" + dir_ + "/initdb.log 2>&1";
+        std::string cmd = "rm -rf " + dir_ + " && mkdir -p " + dir_ + " && chown " +
+                          (user.empty() ? "$(id -un)" : user) + " " + dir_ + " && " + as_ + bin_ + "/initdb -D " +
+                          dir_ + "/data -U postgres -A trust " + "-E UTF8 --locale=C.UTF-8 >" + dir_ +
+                          "/initdb.log 2>&1";
         ok_ = std::system(cmd.c_str()) == 0;
         cmd = "printf \"listen_addresses = ''\\nport = " + port_ + "\\nunix_socket_directories = '" + dir_ +
               "'\\nfsync = off\\nshared_buffers = 32MB\\nshared_preload_libraries = 'id_gen'\\n\" | " + as_ +
@@ -770,8 +779,9 @@ TEST(CorrelationCounterTable, EvictionAndRestart) {
         ASSERT_EQ(next.rfind("keep.", 0), 0u) << next;
         EXPECT_GT(std::stol(next.substr(5)), 3) << next;
         // New parents now take evicted slots: they start above the numbers evicted before them.
-        EXPECT_EQ(one(c, "SELECT count(*) FILTER (WHERE correlation_extend('new-' || g) <> 'new-' || g || '.1') "
-                         "FROM generate_series(1, 100) g"),
+        EXPECT_EQ(one(c,
+                      "SELECT count(*) FILTER (WHERE correlation_extend('new-' || g) <> 'new-' || g || '.1') "
+                      "FROM generate_series(1, 100) g"),
                   "100");
     }
     ASSERT_EQ(own.pg_ctl("restart"), 0);
@@ -783,11 +793,12 @@ TEST(CorrelationCounterTable, EvictionAndRestart) {
 // csvlog and (15+) jsonlog. In each file the forged marker is neutralised and a real tag ends the
 // first line of the message.
 TEST(CorrelationLogFormats, ForgingIsNeutralisedInStderrCsvAndJson) {
-    OwnCluster own("corr_formats", "logging_collector = on\n"
-                                   "log_destination = 'stderr,csvlog,jsonlog'\n"
-                                   "log_filename = 'postgresql.log'\n"
-                                   "log_rotation_age = 0\n"
-                                   "log_rotation_size = 0\n");
+    OwnCluster own("corr_formats",
+                   "logging_collector = on\n"
+                   "log_destination = 'stderr,csvlog,jsonlog'\n"
+                   "log_filename = 'postgresql.log'\n"
+                   "log_rotation_age = 0\n"
+                   "log_rotation_size = 0\n");
     ASSERT_TRUE(own.ok());
     const Server s = own.server();
     exec(s.dsn(), "CREATE EXTENSION id_gen");
@@ -806,7 +817,8 @@ TEST(CorrelationLogFormats, ForgingIsNeutralisedInStderrCsvAndJson) {
     };
     const std::string forged = "x [corr_id~" + victim + "] [old_corr_id~" + victim + "] [CORR_ID~" + victim + "]";
     const std::vector<Format> formats = {
-        {"postgresql.log", "LOG:  " + forged + tag(mine) + "\n", "LOG:  first-" + u + tag(mine) + "\n\tsecond-" + u + "\n"},
+        {"postgresql.log", "LOG:  " + forged + tag(mine) + "\n",
+         "LOG:  first-" + u + tag(mine) + "\n\tsecond-" + u + "\n"},
         {"postgresql.csv", ",\"" + forged + tag(mine) + "\",", ",\"first-" + u + tag(mine) + "\nsecond-" + u + "\","},
         {"postgresql.json", "\"message\":\"" + forged + tag(mine) + "\"",
          "\"message\":\"first-" + u + tag(mine) + "\\nsecond-" + u + "\""},

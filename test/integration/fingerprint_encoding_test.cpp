@@ -34,8 +34,7 @@ public:
             pqxx::connection admin(idgen::it::dsn());
             pqxx::nontransaction tx(admin);
             tx.exec("DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
-        } catch (...) {
-        }
+        } catch (...) {}
     }
     EncodedDb(const EncodedDb&) = delete;
     EncodedDb& operator=(const EncodedDb&) = delete;

@@ -87,13 +87,17 @@ void raise_keeps_every_session_above(const Cluster& c, const std::string& dbname
 }
 
 const Generator kSonyflake{
-    "", "gen_snowflake('sonyflake')::bigint", true,
+    "",
+    "gen_snowflake('sonyflake')::bigint",
+    true,
     [](const std::string& at) { return "snowflake_upper(" + at + ", 'sonyflake')::bigint"; },
     [](const std::string& id) { return "snowflake_raise_mark(" + id + "::bigint::snowflake, 'sonyflake')"; },
     [](const std::string& id) { return "snowflake_time(" + id + "::bigint::snowflake, 'sonyflake')"; }};
 
 const Generator kShard{
-    "SELECT create_shard(77, 'shard_77', '2022-02-02 00:00:00+00')", "shard_77.next_id()", false,
+    "SELECT create_shard(77, 'shard_77', '2022-02-02 00:00:00+00')",
+    "shard_77.next_id()",
+    false,
     [](const std::string& at) { return "shard_id_upper(" + at + ", '2022-02-02 00:00:00+00')"; },
     [](const std::string& id) { return "shard_raise_mark(77, " + id + ")"; },
     [](const std::string& id) { return "shard_id_time(" + id + "::bigint, '2022-02-02 00:00:00+00')"; }};
@@ -122,14 +126,17 @@ void trace_raise_keeps_every_session_above(const Cluster& c, const std::string& 
     pqxx::nontransaction a(ca), b(cb), other(co);
     for (int round = 0; round < 3; ++round) {
         const long long b_before = num(b, "SELECT max(gen_trace_id()) FROM generate_series(1, 300)");
-        const std::string above =
-            text(a, "SELECT trace_id_upper(clock_timestamp() + interval '3 s' + " + std::to_string(round) + " * interval '2 s')");
+        const std::string above = text(a, "SELECT trace_id_upper(clock_timestamp() + interval '3 s' + " +
+                                              std::to_string(round) + " * interval '2 s')");
         ASSERT_GT(std::stoll(above), b_before);
-        EXPECT_EQ(text(a, "SELECT trace_id_raise_mark(" + above + ") = trace_id_time(" + above + ")"), "t") << "round " << round;
+        EXPECT_EQ(text(a, "SELECT trace_id_raise_mark(" + above + ") = trace_id_time(" + above + ")"), "t")
+            << "round " << round;
         EXPECT_GT(num(b, "SELECT gen_trace_id()"), std::stoll(above)) << "round " << round;
         EXPECT_GT(num(other, "SELECT gen_trace_id()"), std::stoll(above)) << "round " << round;
-        EXPECT_EQ(num(a, "SELECT count(*) FROM (SELECT gen_trace_id() AS id FROM generate_series(1, 1000)) s WHERE id <= " + above),
-                  0)
+        EXPECT_EQ(
+            num(a, "SELECT count(*) FROM (SELECT gen_trace_id() AS id FROM generate_series(1, 1000)) s WHERE id <= " +
+                       above),
+            0)
             << "round " << round;
     }
     // A lower ID leaves the mark where it is; each session's IDs keep increasing.
@@ -194,10 +201,9 @@ const NearRaise kNearShard{
     [] { return std::string("shard_id_upper(clock_timestamp() + interval '40 ms', '2022-02-02 00:00:00+00')"); },
     [](const std::string& id) { return "shard_raise_mark(79, " + id + ")"; },
     [](const std::string& id) { return "shard_id_time(" + id + ", '2022-02-02 00:00:00+00')"; }};
-const NearRaise kNearTrace{
-    "", "gen_trace_id()", [] { return std::string("trace_id_upper(clock_timestamp())"); },
-    [](const std::string& id) { return "trace_id_raise_mark(" + id + ")"; },
-    [](const std::string& id) { return "trace_id_time(" + id + ")"; }};
+const NearRaise kNearTrace{"", "gen_trace_id()", [] { return std::string("trace_id_upper(clock_timestamp())"); },
+                           [](const std::string& id) { return "trace_id_raise_mark(" + id + ")"; },
+                           [](const std::string& id) { return "trace_id_time(" + id + ")"; }};
 
 TEST(GeneratorMarks, NodeGeneratorRaisedJustAheadPreloaded) {
     raise_just_ahead_keeps_ids_above(cluster(true), "it_marks_near_node_pre", kNearSnowflake, 20);
@@ -230,8 +236,10 @@ TEST(GeneratorMarks, AheadOfTheClockAtMostMaxRunAheadWorthOfIds) {
     const std::string above = text(tx, "SELECT shard_id_upper(clock_timestamp() + interval '20 s', '2024-01-01+00')");
     tx.exec("SELECT shard_raise_mark(80, " + above + ")");
     // 1,000 ms of 1,024 IDs each after the mark's millisecond.
-    EXPECT_EQ(num(tx, "SELECT count(*) FROM (SELECT shard_80.next_id() AS id FROM generate_series(1, 1000000)) s "
-                      "WHERE id > " + above),
+    EXPECT_EQ(num(tx,
+                  "SELECT count(*) FROM (SELECT shard_80.next_id() AS id FROM generate_series(1, 1000000)) s "
+                  "WHERE id > " +
+                      above),
               1000000);
     bool refused = false;
     try {
@@ -266,18 +274,21 @@ TEST(GeneratorMarks, ErrorsLabelsAndPrivileges) {
     // A day or more ahead of the clock is refused, and nothing moves.
     EXPECT_EQ(sqlstate_of(c, "SELECT snowflake_raise_mark(snowflake_upper(now() + interval '2 days'))", &msg), "22003");
     EXPECT_NE(msg.find("ahead of the clock, more than a day"), std::string::npos) << msg;
-    EXPECT_EQ(sqlstate_of(c, "SELECT shard_raise_mark(78, shard_id_upper(now() + interval '30 hours', '2024-01-01+00'))"),
-              "22003");
+    EXPECT_EQ(
+        sqlstate_of(c, "SELECT shard_raise_mark(78, shard_id_upper(now() + interval '30 hours', '2024-01-01+00'))"),
+        "22003");
     {
         pqxx::nontransaction tx(c);
-        EXPECT_EQ(num(tx, "SELECT count(*) FROM (SELECT shard_78.next_id() AS id FROM generate_series(1, 10)) s "
-                          "WHERE shard_id_time(id) > clock_timestamp() + interval '1 hour'"),
+        EXPECT_EQ(num(tx,
+                      "SELECT count(*) FROM (SELECT shard_78.next_id() AS id FROM generate_series(1, 10)) s "
+                      "WHERE shard_id_time(id) > clock_timestamp() + interval '1 hour'"),
                   0);
         EXPECT_EQ(text(tx, "SELECT snowflake_raise_mark(NULL)"), "NULL");
         EXPECT_EQ(text(tx, "SELECT shard_raise_mark(78, NULL)"), "NULL");
         // Labels: generator-state writers.
-        EXPECT_EQ(num(tx, "SELECT count(*) FROM pg_proc WHERE proname IN ('snowflake_raise_mark', 'shard_raise_mark') "
-                          "AND provolatile = 'v' AND proparallel = 'u' AND proisstrict"),
+        EXPECT_EQ(num(tx,
+                      "SELECT count(*) FROM pg_proc WHERE proname IN ('snowflake_raise_mark', 'shard_raise_mark') "
+                      "AND provolatile = 'v' AND proparallel = 'u' AND proisstrict"),
                   2);
     }
     EXPECT_EQ(sqlstate_of(c, "SELECT snowflake_raise_mark(1::snowflake, 'instagram')", &msg), "22023");
@@ -320,14 +331,16 @@ TEST(GeneratorMarks, TraceIdErrorsAndPrivileges) {
     EXPECT_EQ(sqlstate_of(c, "SELECT trace_id_raise_mark(6123839962061209600)", &msg), "22003");
     EXPECT_NE(msg.find("6123839962061209600"), std::string::npos) << msg;
     // More than a day ahead of the clock: refused, and nothing moves.
-    EXPECT_EQ(sqlstate_of(c, "SELECT trace_id_raise_mark(trace_id_upper(clock_timestamp() + interval '30 hours'))", &msg),
-              "22003");
+    EXPECT_EQ(
+        sqlstate_of(c, "SELECT trace_id_raise_mark(trace_id_upper(clock_timestamp() + interval '30 hours'))", &msg),
+        "22003");
     EXPECT_NE(msg.find("ahead of the clock, more than a day"), std::string::npos) << msg;
     EXPECT_NE(msg.find("gen_trace_id()"), std::string::npos) << msg;
     {
         pqxx::nontransaction tx(c);
-        EXPECT_EQ(num(tx, "SELECT count(*) FROM (SELECT gen_trace_id() AS id FROM generate_series(1, 10)) s "
-                          "WHERE trace_id_time(id) > clock_timestamp() + interval '1 hour'"),
+        EXPECT_EQ(num(tx,
+                      "SELECT count(*) FROM (SELECT gen_trace_id() AS id FROM generate_series(1, 10)) s "
+                      "WHERE trace_id_time(id) > clock_timestamp() + interval '1 hour'"),
                   0);
         EXPECT_EQ(text(tx, "SELECT trace_id_raise_mark(NULL)"), "NULL");
     }

@@ -18,7 +18,8 @@ namespace {
 using idgen::it::env_or;
 
 std::string conn_args() {
-    return "-h '" + env_or("PGHOST", "/tmp") + "' -p " + env_or("PGPORT", "5432") + " -U " + env_or("PGUSER", "postgres");
+    return "-h '" + env_or("PGHOST", "/tmp") + "' -p " + env_or("PGPORT", "5432") + " -U " +
+           env_or("PGUSER", "postgres");
 }
 
 std::string work_file(const std::string& name) {
@@ -58,8 +59,9 @@ void make_source(const std::string& dsn) {
     exec(dsn, "SELECT create_id_type('order_id', kind => 'uuidv7', prefix => 'ord', format => 'typeid')");
     exec(dsn, "SELECT create_id_type('event_id', kind => 'snowflake', prefix => 'evt')");
     exec(dsn, "CREATE TABLE accounts (id account_id PRIMARY KEY DEFAULT gen_account_id(), n int)");
-    exec(dsn, "CREATE TABLE orders (id order_id PRIMARY KEY DEFAULT gen_order_id(), account account_id NOT NULL, "
-              "event event_id NOT NULL DEFAULT gen_event_id())");
+    exec(dsn,
+         "CREATE TABLE orders (id order_id PRIMARY KEY DEFAULT gen_order_id(), account account_id NOT NULL, "
+         "event event_id NOT NULL DEFAULT gen_event_id())");
     exec(dsn, "CREATE INDEX orders_account ON orders (account)");
     exec(dsn, "INSERT INTO accounts (n) SELECT g FROM generate_series(1, 3000) g");
     exec(dsn, "INSERT INTO orders (account) SELECT id FROM accounts, generate_series(1, 2)");
@@ -67,12 +69,16 @@ void make_source(const std::string& dsn) {
 
 // Every row as text, in ID order, hashed.
 std::string contents(const std::string& dsn) {
-    return one(dsn, "SELECT (SELECT count(*) || ':' || md5(string_agg(id::text || '/' || n, ',' ORDER BY id)) FROM accounts) || ' ' || "
-                    "(SELECT count(*) || ':' || md5(string_agg(id::text || '/' || account::text || '/' || event::text, ',' ORDER BY id)) FROM orders)");
+    return one(dsn,
+               "SELECT (SELECT count(*) || ':' || md5(string_agg(id::text || '/' || n, ',' ORDER BY id)) FROM "
+               "accounts) || ' ' || "
+               "(SELECT count(*) || ':' || md5(string_agg(id::text || '/' || account::text || '/' || event::text, ',' "
+               "ORDER BY id)) FROM orders)");
 }
 
 std::string registry(const std::string& dsn) {
-    return one(dsn, "SELECT coalesce(string_agg(prefix || '=' || owner, ';' ORDER BY prefix), '') FROM prefix_registry");
+    return one(dsn,
+               "SELECT coalesce(string_agg(prefix || '=' || owner, ';' ORDER BY prefix), '') FROM prefix_registry");
 }
 
 // What a restored database must do: read, compare, index, generate and drop its types.
@@ -83,8 +89,10 @@ void check_restored(const std::string& dsn, const std::string& want_contents, co
     // The restored btree indexes hold their order (amcheck, where the server has it).
     if (one(dsn, "SELECT count(*) FROM pg_available_extensions WHERE name = 'amcheck'") != "0") {
         exec(dsn, "CREATE EXTENSION IF NOT EXISTS amcheck");
-        EXPECT_EQ(one(dsn, "SELECT count(*) FROM (SELECT bt_index_check(c.oid, true) FROM pg_class c "
-                           "WHERE c.relname IN ('accounts_pkey', 'orders_pkey', 'orders_account')) s"), "3");
+        EXPECT_EQ(one(dsn,
+                      "SELECT count(*) FROM (SELECT bt_index_check(c.oid, true) FROM pg_class c "
+                      "WHERE c.relname IN ('accounts_pkey', 'orders_pkey', 'orders_account')) s"),
+                  "3");
     }
     EXPECT_EQ(one(dsn, "SELECT (SELECT max(id) FROM accounts) < gen_account_id()"), "t");
     EXPECT_EQ(one(dsn, "SELECT gen_order_id()::text ~ '^ord_[0-7][0-9a-hjkmnp-tv-z]{25}$'"), "t");
@@ -110,8 +118,7 @@ public:
             pqxx::connection admin(idgen::it::dsn());
             pqxx::nontransaction tx(admin);
             tx.exec("DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
-        } catch (...) {
-        }
+        } catch (...) {}
     }
     [[nodiscard]] std::string dsn() const { return idgen::it::dsn(name_); }
     [[nodiscard]] const std::string& name() const { return name_; }
@@ -131,7 +138,8 @@ TEST(IdTypeDumpRestore, Plain) {
     const std::string file = work_file("idtype_plain") + ".sql";
     ASSERT_EQ(idgen::it::run_pg_tool("pg_dump", conn_args() + " -Fp -f '" + file + "' " + src.name()), 0);
     FreshDb dst("it_idtype_plain_dst");
-    const int rc = idgen::it::run_pg_tool("psql", conn_args() + " -X -q -v ON_ERROR_STOP=1 -d " + dst.name() + " -f '" + file + "' >/dev/null");
+    const int rc = idgen::it::run_pg_tool(
+        "psql", conn_args() + " -X -q -v ON_ERROR_STOP=1 -d " + dst.name() + " -f '" + file + "' >/dev/null");
     std::remove(file.c_str());
     ASSERT_EQ(rc, 0);
     check_restored(dst.dsn(), want, want_registry);
@@ -149,26 +157,38 @@ TEST(IdTypeDumpRestore, ParallelWithDataBeforeRegistry) {
     const std::string list = work_file("idtype_par") + ".list";
     ASSERT_EQ(idgen::it::run_pg_tool("pg_dump", conn_args() + " -Fc -f '" + file + "' " + src.name()), 0);
     FreshDb dst("it_idtype_par_dst");
-    ASSERT_EQ(idgen::it::run_pg_tool("pg_restore", conn_args() + " --exit-on-error --section=pre-data -d " + dst.name() + " '" + file + "'"), 0);
+    ASSERT_EQ(idgen::it::run_pg_tool("pg_restore", conn_args() + " --exit-on-error --section=pre-data -d " +
+                                                       dst.name() + " '" + file + "'"),
+              0);
     EXPECT_EQ(registry(dst.dsn()), "");
-    ASSERT_EQ(idgen::it::run_pg_tool("pg_restore", "-l '" + file + "' | grep -E 'TABLE DATA public (accounts|orders) ' > '" + list + "'"), 0);
+    ASSERT_EQ(idgen::it::run_pg_tool(
+                  "pg_restore", "-l '" + file + "' | grep -E 'TABLE DATA public (accounts|orders) ' > '" + list + "'"),
+              0);
     {
         std::ifstream in(list);
         const std::string entries((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         EXPECT_NE(entries.find("accounts"), std::string::npos);
         EXPECT_NE(entries.find("orders"), std::string::npos);
     }
-    ASSERT_EQ(idgen::it::run_pg_tool("pg_restore", conn_args() + " --exit-on-error -j 4 -L '" + list + "' -d " + dst.name() + " '" + file + "'"), 0);
+    ASSERT_EQ(idgen::it::run_pg_tool("pg_restore", conn_args() + " --exit-on-error -j 4 -L '" + list + "' -d " +
+                                                       dst.name() + " '" + file + "'"),
+              0);
     // The rows are in, read through the types' input functions, and the registry is still empty.
     EXPECT_EQ(registry(dst.dsn()), "");
     EXPECT_EQ(contents(dst.dsn()), want);
-    ASSERT_EQ(idgen::it::run_pg_tool("pg_restore", "-l '" + file + "' | grep -vE 'TABLE DATA public (accounts|orders) ' > '" + list + "'"), 0);
-    ASSERT_EQ(idgen::it::run_pg_tool("pg_restore", conn_args() + " --exit-on-error -j 4 --section=data --section=post-data -L '" + list + "' -d " + dst.name() + " '" + file + "'"), 0);
+    ASSERT_EQ(idgen::it::run_pg_tool(
+                  "pg_restore", "-l '" + file + "' | grep -vE 'TABLE DATA public (accounts|orders) ' > '" + list + "'"),
+              0);
+    ASSERT_EQ(idgen::it::run_pg_tool("pg_restore", conn_args() +
+                                                       " --exit-on-error -j 4 --section=data --section=post-data -L '" +
+                                                       list + "' -d " + dst.name() + " '" + file + "'"),
+              0);
     check_restored(dst.dsn(), want, want_registry);
 
     // And in one go, as users run it.
     FreshDb dst2("it_idtype_par_dst2");
-    const int rc = idgen::it::run_pg_tool("pg_restore", conn_args() + " --exit-on-error -j 4 -d " + dst2.name() + " '" + file + "'");
+    const int rc = idgen::it::run_pg_tool("pg_restore",
+                                          conn_args() + " --exit-on-error -j 4 -d " + dst2.name() + " '" + file + "'");
     std::remove(file.c_str());
     std::remove(list.c_str());
     ASSERT_EQ(rc, 0);
@@ -184,16 +204,31 @@ TEST(IdType, CopyTextAndBinary) {
     const std::string bin_file = work_file("idtype_copy") + ".bin";
     const std::string kind_file = work_file("idtype_copy_kind") + ".bin";
     const std::string psql = conn_args() + " -X -q -v ON_ERROR_STOP=1 -d " + db.name();
-    ASSERT_EQ(idgen::it::run_pg_tool("psql", psql + " -c \"\\copy (SELECT * FROM orders ORDER BY id) TO '" + text_file + "'\""), 0);
-    ASSERT_EQ(idgen::it::run_pg_tool("psql", psql + " -c \"\\copy (SELECT * FROM orders ORDER BY id) TO '" + bin_file + "' WITH (FORMAT binary)\""), 0);
-    ASSERT_EQ(idgen::it::run_pg_tool("psql", psql + " -c \"\\copy (SELECT id::uuid, account::ulid, event::snowflake FROM orders ORDER BY id) TO '" + kind_file + "' WITH (FORMAT binary)\""), 0);
+    ASSERT_EQ(idgen::it::run_pg_tool("psql",
+                                     psql + " -c \"\\copy (SELECT * FROM orders ORDER BY id) TO '" + text_file + "'\""),
+              0);
+    ASSERT_EQ(idgen::it::run_pg_tool("psql", psql + " -c \"\\copy (SELECT * FROM orders ORDER BY id) TO '" + bin_file +
+                                                 "' WITH (FORMAT binary)\""),
+              0);
+    ASSERT_EQ(
+        idgen::it::run_pg_tool(
+            "psql", psql +
+                        " -c \"\\copy (SELECT id::uuid, account::ulid, event::snowflake FROM orders ORDER BY id) TO '" +
+                        kind_file + "' WITH (FORMAT binary)\""),
+        0);
     ASSERT_EQ(idgen::it::run_pg_tool("psql", psql + " -c \"\\copy orders_text FROM '" + text_file + "'\""), 0);
-    ASSERT_EQ(idgen::it::run_pg_tool("psql", psql + " -c \"\\copy orders_bin FROM '" + bin_file + "' WITH (FORMAT binary)\""), 0);
+    ASSERT_EQ(
+        idgen::it::run_pg_tool("psql", psql + " -c \"\\copy orders_bin FROM '" + bin_file + "' WITH (FORMAT binary)\""),
+        0);
     std::ifstream a(bin_file, std::ios::binary), b(kind_file, std::ios::binary);
     const std::string bin((std::istreambuf_iterator<char>(a)), std::istreambuf_iterator<char>());
     const std::string kind((std::istreambuf_iterator<char>(b)), std::istreambuf_iterator<char>());
     std::ifstream t(text_file);
-    const std::string first_line = [&] { std::string l; std::getline(t, l); return l; }();
+    const std::string first_line = [&] {
+        std::string l;
+        std::getline(t, l);
+        return l;
+    }();
     std::remove(text_file.c_str());
     std::remove(bin_file.c_str());
     std::remove(kind_file.c_str());
@@ -204,8 +239,14 @@ TEST(IdType, CopyTextAndBinary) {
     EXPECT_NE(first_line.find("\tevt_"), std::string::npos) << first_line;
     EXPECT_EQ(one(db.dsn(), "SELECT count(*) FROM orders_text"), "6000");
     EXPECT_EQ(one(db.dsn(), "SELECT count(*) FROM orders_bin"), "6000");
-    EXPECT_EQ(one(db.dsn(), "SELECT count(*) FROM orders o FULL JOIN orders_text c ON c.id = o.id AND c.account = o.account AND c.event = o.event WHERE o.id IS NULL OR c.id IS NULL"), "0");
-    EXPECT_EQ(one(db.dsn(), "SELECT count(*) FROM orders o FULL JOIN orders_bin c ON c.id = o.id AND c.account = o.account AND c.event = o.event WHERE o.id IS NULL OR c.id IS NULL"), "0");
+    EXPECT_EQ(one(db.dsn(),
+                  "SELECT count(*) FROM orders o FULL JOIN orders_text c ON c.id = o.id AND c.account = o.account AND "
+                  "c.event = o.event WHERE o.id IS NULL OR c.id IS NULL"),
+              "0");
+    EXPECT_EQ(one(db.dsn(),
+                  "SELECT count(*) FROM orders o FULL JOIN orders_bin c ON c.id = o.id AND c.account = o.account AND "
+                  "c.event = o.event WHERE o.id IS NULL OR c.id IS NULL"),
+              "0");
 }
 
 // Eight connections generating at once: no duplicate, ascending within each connection (the text
@@ -236,7 +277,8 @@ TEST(IdType, CrossTypeErrorAndIndexUse) {
         plan += std::string(row[0].c_str()) + "\n";
     EXPECT_NE(plan.find("orders_account"), std::string::npos) << plan;
     EXPECT_EQ(plan.find("Seq Scan"), std::string::npos) << plan;
-    EXPECT_EQ(tx.exec1("SELECT count(*) FROM orders WHERE account = " + tx.quote(id) + "::account_id").at(0).as<int>(), 2);
+    EXPECT_EQ(tx.exec1("SELECT count(*) FROM orders WHERE account = " + tx.quote(id) + "::account_id").at(0).as<int>(),
+              2);
 }
 
 // The text functions find a type's spec through its own catalog entries: a renamed type (and a
@@ -247,10 +289,12 @@ TEST(IdType, RenamedTypeKeepsItsText) {
     make_source(db.dsn());
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
-    const std::string before = tx.exec1("SELECT md5(string_agg(id::text, ',' ORDER BY id)) FROM accounts").at(0).c_str();
+    const std::string before =
+        tx.exec1("SELECT md5(string_agg(id::text, ',' ORDER BY id)) FROM accounts").at(0).c_str();
     tx.exec("ALTER TYPE account_id RENAME TO customer_id");
     EXPECT_EQ(tx.exec1("SELECT md5(string_agg(id::text, ',' ORDER BY id)) FROM accounts").at(0).c_str(), before);
-    EXPECT_EQ(tx.exec1("SELECT 'acct_0000000000000000000000001'::customer_id::text").at(0).c_str(), std::string("acct_0000000000000000000000001"));
+    EXPECT_EQ(tx.exec1("SELECT 'acct_0000000000000000000000001'::customer_id::text").at(0).c_str(),
+              std::string("acct_0000000000000000000000001"));
     EXPECT_EQ(one(db.dsn(), "SELECT md5(string_agg(id::text, ',' ORDER BY id)) FROM accounts"), before);
     tx.exec("DROP TABLE orders");
     tx.exec("SELECT drop_id_type('customer_id', cascade => true)");
@@ -276,7 +320,9 @@ TEST(IdType, ExtensionSchemaRenamedKeepsTypesReadable) {
 // schema (0.2.0 took the quoted name for the name, and failed with 3F000), and the type works.
 TEST(IdType, ExtensionInASchemaWhoseNameNeedsQuoting) {
     idgen::it::ScratchDb db("it_idtype_quoted_nsp");
-    exec(db.dsn(), "DROP EXTENSION id_gen; CREATE SCHEMA \"Id Gen\" AUTHORIZATION postgres; CREATE EXTENSION id_gen SCHEMA \"Id Gen\"");
+    exec(db.dsn(),
+         "DROP EXTENSION id_gen; CREATE SCHEMA \"Id Gen\" AUTHORIZATION postgres; CREATE EXTENSION id_gen SCHEMA \"Id "
+         "Gen\"");
     EXPECT_EQ(one(db.dsn(), "SELECT \"Id Gen\".create_id_type('quoted_id', kind => 'ulid', prefix => 'qid')::text"),
               "\"Id Gen\".quoted_id");
     EXPECT_EQ(one(db.dsn(), "SELECT \"Id Gen\".gen_quoted_id()::text ~ '^qid_[0-9a-z]{25}$'"), "t");
@@ -288,13 +334,18 @@ TEST(IdType, ExtensionInASchemaWhoseNameNeedsQuoting) {
 // created type, without raising.
 TEST(IdType, SoftInputErrors) {
     idgen::it::ScratchDb db("it_idtype_soft");
-    if (std::stoi(one(db.dsn(), "SHOW server_version_num")) < 160000) GTEST_SKIP() << "no soft input errors before PostgreSQL 16";
+    if (std::stoi(one(db.dsn(), "SHOW server_version_num")) < 160000)
+        GTEST_SKIP() << "no soft input errors before PostgreSQL 16";
     make_source(db.dsn());
     EXPECT_EQ(one(db.dsn(), "SELECT pg_input_is_valid('acct_0000000000000000000000001', 'account_id')"), "t");
     EXPECT_EQ(one(db.dsn(), "SELECT pg_input_is_valid('acct_x', 'account_id')"), "f");
-    EXPECT_EQ(one(db.dsn(), "SELECT sql_error_code || ' ' || message FROM pg_input_error_info('ord_01h455vb4pex5vsknk084sn02q', 'account_id')"),
-              "22P02 invalid input syntax for a prefixed ID: type account_id expects prefix \"acct\", found \"ord\" in \"ord_01h455vb4pex5vsknk084sn02q\"");
-    EXPECT_EQ(one(db.dsn(), "SELECT sql_error_code FROM pg_input_error_info('evt_0000000000000', 'event_id')"), "22003");
+    EXPECT_EQ(one(db.dsn(),
+                  "SELECT sql_error_code || ' ' || message FROM pg_input_error_info('ord_01h455vb4pex5vsknk084sn02q', "
+                  "'account_id')"),
+              "22P02 invalid input syntax for a prefixed ID: type account_id expects prefix \"acct\", found \"ord\" in "
+              "\"ord_01h455vb4pex5vsknk084sn02q\"");
+    EXPECT_EQ(one(db.dsn(), "SELECT sql_error_code FROM pg_input_error_info('evt_0000000000000', 'event_id')"),
+              "22003");
 }
 
 // --- The spec function is trusted only while a superuser owns it, as create_id_type() wrote it,
@@ -307,14 +358,14 @@ namespace {
 class TrustRoles {
 public:
     TrustRoles() {
-        exec(idgen::it::dsn(), "DROP ROLE IF EXISTS it_idtype_admin; DROP ROLE IF EXISTS it_idtype_plain;"
-                               "CREATE ROLE it_idtype_admin SUPERUSER; CREATE ROLE it_idtype_plain");
+        exec(idgen::it::dsn(),
+             "DROP ROLE IF EXISTS it_idtype_admin; DROP ROLE IF EXISTS it_idtype_plain;"
+             "CREATE ROLE it_idtype_admin SUPERUSER; CREATE ROLE it_idtype_plain");
     }
     ~TrustRoles() {
         try {
             exec(idgen::it::dsn(), "DROP ROLE IF EXISTS it_idtype_admin; DROP ROLE IF EXISTS it_idtype_plain");
-        } catch (...) {
-        }
+        } catch (...) {}
     }
     TrustRoles(const TrustRoles&) = delete;
     TrustRoles& operator=(const TrustRoles&) = delete;
@@ -342,22 +393,21 @@ std::string one_on(pqxx::connection& c, const std::string& sql) {
 // ledger_id (ulid, "ldg") and item_id (snowflake, "itm"), made by it_idtype_admin (a superuser
 // until a test demotes it) in schema trust, where it may create functions, and a row of each.
 void make_trusted_types(const std::string& dsn) {
-    exec(dsn, "CREATE SCHEMA trust; GRANT USAGE, CREATE ON SCHEMA trust TO it_idtype_admin, it_idtype_plain;"
-              "SET ROLE it_idtype_admin;"
-              "SELECT create_id_type('ledger_id', kind => 'ulid', prefix => 'ldg', schema_name => 'trust');"
-              "SELECT create_id_type('item_id', kind => 'snowflake', prefix => 'itm', schema_name => 'trust');"
-              "RESET ROLE;"
-              "CREATE TABLE ledger (id trust.ledger_id, item trust.item_id);"
-              "INSERT INTO ledger VALUES ('ldg_0000000000000000000000001', 'itm_000000000003f')");
+    exec(dsn,
+         "CREATE SCHEMA trust; GRANT USAGE, CREATE ON SCHEMA trust TO it_idtype_admin, it_idtype_plain;"
+         "SET ROLE it_idtype_admin;"
+         "SELECT create_id_type('ledger_id', kind => 'ulid', prefix => 'ldg', schema_name => 'trust');"
+         "SELECT create_id_type('item_id', kind => 'snowflake', prefix => 'itm', schema_name => 'trust');"
+         "RESET ROLE;"
+         "CREATE TABLE ledger (id trust.ledger_id, item trust.item_id);"
+         "INSERT INTO ledger VALUES ('ldg_0000000000000000000000001', 'itm_000000000003f')");
 }
 
-std::string spec_body(const std::string& spec) {
-    return "$$SELECT public.id_type_typmod_in($1, '" + spec + "')$$";
-}
+std::string spec_body(const std::string& spec) { return "$$SELECT public.id_type_typmod_in($1, '" + spec + "')$$"; }
 
 std::string replace_spec(const std::string& type, const std::string& spec) {
-    return "CREATE OR REPLACE FUNCTION trust." + type + "_typmod_in(cstring[]) RETURNS int4 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS " +
-           spec_body(spec);
+    return "CREATE OR REPLACE FUNCTION trust." + type +
+           "_typmod_in(cstring[]) RETURNS int4 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS " + spec_body(spec);
 }
 
 const std::string kRow = "ldg_0000000000000000000000001 itm_000000000003f";
@@ -382,7 +432,11 @@ TEST(IdTypeTrust, OtherSessionsDemotionAndRewriteReachWarmSession) {
     for (auto* c : {&warm, &replica}) {
         const std::string e = error_of(*c, kReadRow);
         EXPECT_EQ(e.substr(0, 6), "42501 ") << e;
-        EXPECT_NE(e.find("trust.ledger_id_typmod_in(cstring[]) is owned by role \"it_idtype_admin\", which is not a superuser"), std::string::npos) << e;
+        EXPECT_NE(
+            e.find(
+                "trust.ledger_id_typmod_in(cstring[]) is owned by role \"it_idtype_admin\", which is not a superuser"),
+            std::string::npos)
+            << e;
         EXPECT_EQ(error_of(*c, "SELECT 'itm_000000000003f'::trust.item_id").substr(0, 6), "42501 ");
     }
     // The demoted owner changes the prefix: still refused (the body is its own now).
@@ -392,7 +446,8 @@ TEST(IdTypeTrust, OtherSessionsDemotionAndRewriteReachWarmSession) {
     // A superuser takes the function over and restores its body; item_id's owner is a superuser
     // again: both read again in the warm sessions.
     exec(db.dsn(), "ALTER FUNCTION trust.ledger_id_typmod_in(cstring[]) OWNER TO postgres; " +
-                       replace_spec("ledger_id", "kind=ulid format=prefixed prefix=ldg") + "; ALTER ROLE it_idtype_admin SUPERUSER");
+                       replace_spec("ledger_id", "kind=ulid format=prefixed prefix=ldg") +
+                       "; ALTER ROLE it_idtype_admin SUPERUSER");
     EXPECT_EQ(one_on(warm, kReadRow), kRow);
     EXPECT_EQ(one_on(replica, kReadRow), kRow);
     // Ownership given to a role that is not a superuser: refused in both.
@@ -430,10 +485,11 @@ TEST(IdTypeTrust, KindSwapIsRefusedWithoutCrash) {
             EXPECT_EQ(e.sqlstate(), "XX000") << e.what();
         }
     }
-    for (const std::string& sql : {kReadRow, std::string("SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::trust.ledger_id::text"),
-                                  std::string("INSERT INTO ledger (id) VALUES ('ldg_000000000003f')"),
-                                  std::string("INSERT INTO ledger (item) VALUES ('itm_0000000000000000000000001')"),
-                                  std::string("SELECT * FROM id_type_describe('trust.ledger_id')")}) {
+    for (const std::string& sql :
+         {kReadRow, std::string("SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::trust.ledger_id::text"),
+          std::string("INSERT INTO ledger (id) VALUES ('ldg_000000000003f')"),
+          std::string("INSERT INTO ledger (item) VALUES ('itm_0000000000000000000000001')"),
+          std::string("SELECT * FROM id_type_describe('trust.ledger_id')")}) {
         const std::string e = error_of(warm, sql);
         EXPECT_EQ(e.substr(0, 6), "XX000 ") << sql << ": " << e;
     }

@@ -96,13 +96,15 @@ TEST(IdempotencyDdl, TrafficUnderDdlLosesNothingAndCrashesNothing) {
     const std::string log = idgen::it::env_or("IDGEN_WORK", "/tmp") + "/pg/server.log";
     const std::streamoff log_from = size_of(log);
     pqxx::connection observer(idgen::it::dsn());
-    const std::string identity = one(observer, "SELECT pg_backend_pid()::text || ' ' || pg_postmaster_start_time()::text");
+    const std::string identity =
+        one(observer, "SELECT pg_backend_pid()::text || ' ' || pg_postmaster_start_time()::text");
     pqxx::connection ddl(db.dsn());
     {
         pqxx::nontransaction tx(ddl);
         tx.exec("CREATE EXTENSION amcheck");
         tx.exec("CREATE TABLE ddl_executions (key text NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())");
-        EXPECT_EQ(tx.exec1("SELECT extversion FROM pg_extension WHERE extname = 'id_gen'")[0].as<std::string>(), "0.2.0");
+        EXPECT_EQ(tx.exec1("SELECT extversion FROM pg_extension WHERE extname = 'id_gen'")[0].as<std::string>(),
+                  "0.2.0");
     }
 
     const std::string work = idgen::it::env_or("IDGEN_WORK", "/tmp");
@@ -115,8 +117,7 @@ TEST(IdempotencyDdl, TrafficUnderDdlLosesNothingAndCrashesNothing) {
     constexpr int kSeconds = 30;
     const std::string cmd = "-n -c 4 -j 2 -T " + std::to_string(kSeconds) + " --max-tries=20 -f '" + script + "' -h '" +
                             idgen::it::env_or("PGHOST", "/tmp") + "' -p " + idgen::it::env_or("PGPORT", "5432") +
-                            " -U " + idgen::it::env_or("PGUSER", "postgres") + " " + db.name() + " >'" + out +
-                            "' 2>&1";
+                            " -U " + idgen::it::env_or("PGUSER", "postgres") + " " + db.name() + " >'" + out + "' 2>&1";
     int pgbench_rc = -1;
     const auto t0 = Clock::now();
     std::thread clients([&] { pgbench_rc = idgen::it::run_pg_tool("pgbench", cmd); });
@@ -176,7 +177,8 @@ TEST(IdempotencyDdl, TrafficUnderDdlLosesNothingAndCrashesNothing) {
     // No lost key: each execution's key is finished with its response ...
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM ddl_executions e LEFT JOIN idempotency_keys k "
                        "ON k.role_name = current_user AND k.scope = 'ddl' AND k.key = e.key "
-                       "WHERE k.key IS NULL OR k.state <> 'done' OR k.response <> jsonb_build_object('k', substr(e.key, 2)::int)")[0]
+                       "WHERE k.key IS NULL OR k.state <> 'done' OR k.response <> jsonb_build_object('k', "
+                       "substr(e.key, 2)::int)")[0]
                   .as<long>(),
               0);
     // ... every key of the store is one execution's (a rolled-back request left nothing) ...
@@ -190,8 +192,9 @@ TEST(IdempotencyDdl, TrafficUnderDdlLosesNothingAndCrashesNothing) {
                   .as<long>(),
               0);
     // The indexes hold every row version and are well-formed.
-    const auto checked = tx.exec("SELECT bt_index_check(i.indexrelid, true), i.indexrelid::regclass::text "
-                                 "FROM pg_index i WHERE i.indrelid = 'idempotency_keys'::regclass");
+    const auto checked = tx.exec(
+        "SELECT bt_index_check(i.indexrelid, true), i.indexrelid::regclass::text "
+        "FROM pg_index i WHERE i.indrelid = 'idempotency_keys'::regclass");
     EXPECT_EQ(checked.size(), 2u);
 }
 

@@ -53,8 +53,10 @@ long count(pqxx::transaction_base& tx, const std::string& where = "true") {
 
 // Finished keys `names` (comma-separated SQL literals), with `retention`.
 void finished_keys(const std::string& dsn, const std::string& names, const std::string& retention = "1 day") {
-    exec(dsn, "SELECT (idempotency_begin('s', k, NULL, retention => '" + retention + "')).state, "
-              "idempotency_finish('s', k, '{}') FROM unnest(ARRAY[" + names + "]) k");
+    exec(dsn, "SELECT (idempotency_begin('s', k, NULL, retention => '" + retention +
+                  "')).state, "
+                  "idempotency_finish('s', k, '{}') FROM unnest(ARRAY[" +
+                  names + "]) k");
 }
 
 // The suite's tests share one database (making one costs more than most of them): each begins
@@ -67,9 +69,10 @@ protected:
         db_ = nullptr;
     }
     void SetUp() override {
-        exec(db_->dsn(), "DROP TRIGGER IF EXISTS purge_b ON idempotency_keys; DROP TRIGGER IF EXISTS pause ON idempotency_keys;"
-                         "DROP FUNCTION IF EXISTS purge_b(); DROP FUNCTION IF EXISTS pause();"
-                         "DROP TABLE IF EXISTS purchases, page_of; TRUNCATE idempotency_keys");
+        exec(db_->dsn(),
+             "DROP TRIGGER IF EXISTS purge_b ON idempotency_keys; DROP TRIGGER IF EXISTS pause ON idempotency_keys;"
+             "DROP FUNCTION IF EXISTS purge_b(); DROP FUNCTION IF EXISTS pause();"
+             "DROP TABLE IF EXISTS purchases, page_of; TRUNCATE idempotency_keys");
     }
     static idgen::it::ScratchDb* db_;
 };
@@ -97,11 +100,13 @@ TEST_F(IdempotencyPurge, ExpiredAndIdleKeysInOneCall) {
     finished_keys(db.dsn(), "'e3', 'e4'", "1 millisecond");
     finished_keys(db.dsn(), "'i4'");
     tx.exec("SELECT pg_sleep(0.05)");
-    EXPECT_EQ(sqlstate_of([&] {
-                  tx.exec("DO $$ BEGIN WHILE NOT (SELECT done FROM idempotency_purge(older_than => '0 seconds')) "
+    EXPECT_EQ(sqlstate_of(
+                  [&] {
+                      tx.exec(
+                          "DO $$ BEGIN WHILE NOT (SELECT done FROM idempotency_purge(older_than => '0 seconds')) "
                           "LOOP COMMIT; END LOOP; END $$");
-              },
-                          &message),
+                  },
+                  &message),
               "")
         << message;
     EXPECT_EQ(count(tx), 0);
@@ -114,9 +119,10 @@ TEST_F(IdempotencyPurge, RowDeletedByATriggerOfThisCallIsSkipped) {
     const idgen::it::ScratchDb& db = *db_;
     finished_keys(db.dsn(), "'a'", "1 millisecond");
     finished_keys(db.dsn(), "'b', 'c'", "2 milliseconds");
-    exec(db.dsn(), "CREATE FUNCTION purge_b() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-                   "IF OLD.key = 'a' THEN DELETE FROM idempotency_keys WHERE key = 'b'; END IF; RETURN OLD; END $$;"
-                   "CREATE TRIGGER purge_b BEFORE DELETE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION purge_b()");
+    exec(db.dsn(),
+         "CREATE FUNCTION purge_b() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+         "IF OLD.key = 'a' THEN DELETE FROM idempotency_keys WHERE key = 'b'; END IF; RETURN OLD; END $$;"
+         "CREATE TRIGGER purge_b BEFORE DELETE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION purge_b()");
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
     tx.exec("SELECT pg_sleep(0.05)");
@@ -141,14 +147,16 @@ TEST_F(IdempotencyPurge, RowsChangedSinceTheSnapshotAreSkipped) {
         finished_keys(db.dsn(), "'b', 'c'", "2 milliseconds");
         exec(db.dsn(), "SELECT pg_sleep(0.05)");
     };
-    const std::string change = "UPDATE idempotency_keys SET attempts = attempts + 1 WHERE key = 'b';"
-                               "DELETE FROM idempotency_keys WHERE key = 'c'";
+    const std::string change =
+        "UPDATE idempotency_keys SET attempts = attempts + 1 WHERE key = 'b';"
+        "DELETE FROM idempotency_keys WHERE key = 'c'";
     // READ COMMITTED.
     keys();
-    exec(db.dsn(), "CREATE FUNCTION pause() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-                   "IF OLD.key = 'a' THEN PERFORM pg_advisory_lock(4711); PERFORM pg_advisory_unlock(4711); END IF; "
-                   "RETURN OLD; END $$;"
-                   "CREATE TRIGGER pause BEFORE DELETE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION pause()");
+    exec(db.dsn(),
+         "CREATE FUNCTION pause() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+         "IF OLD.key = 'a' THEN PERFORM pg_advisory_lock(4711); PERFORM pg_advisory_unlock(4711); END IF; "
+         "RETURN OLD; END $$;"
+         "CREATE TRIGGER pause BEFORE DELETE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION pause()");
     {
         pqxx::connection holder(db.dsn());
         pqxx::nontransaction h(holder);
@@ -183,7 +191,8 @@ TEST_F(IdempotencyPurge, RowsChangedSinceTheSnapshotAreSkipped) {
     {
         pqxx::connection c(db.dsn());
         pqxx::nontransaction tx(c);
-        EXPECT_EQ(tx.exec1("SELECT coalesce(string_agg(key || ':' || attempts, ','), '') FROM idempotency_keys")[0].as<std::string>(),
+        EXPECT_EQ(tx.exec1("SELECT coalesce(string_agg(key || ':' || attempts, ','), '') FROM idempotency_keys")[0]
+                      .as<std::string>(),
                   "b:2");
     }
     // REPEATABLE READ (and SERIALIZABLE): the changed rows are skipped where a DELETE would fail
@@ -200,7 +209,8 @@ TEST_F(IdempotencyPurge, RowsChangedSinceTheSnapshotAreSkipped) {
         EXPECT_EQ(sqlstate_of([&] { p = purge(tx); }, &message), "") << level << ": " << message;
         EXPECT_EQ(p.deleted, 1) << level;
         EXPECT_EQ(sqlstate_of([&] { tx.exec("COMMIT"); }, &message), "") << level << ": " << message;
-        EXPECT_EQ(tx.exec1("SELECT coalesce(string_agg(key || ':' || attempts, ','), '') FROM idempotency_keys")[0].as<std::string>(),
+        EXPECT_EQ(tx.exec1("SELECT coalesce(string_agg(key || ':' || attempts, ','), '') FROM idempotency_keys")[0]
+                      .as<std::string>(),
                   "b:2")
             << level;
     }
@@ -221,18 +231,21 @@ TEST_F(IdempotencyPurge, TransactionSnapshotUnderRepeatableReadAndSerializable) 
         pqxx::nontransaction t1(c1);
         t1.exec("BEGIN ISOLATION LEVEL " + level);
         EXPECT_EQ(t1.exec1("SELECT count(*) FROM purchases")[0].as<long>(), 0);
-        exec(db.dsn(), "BEGIN;"
-                       "SELECT state FROM idempotency_begin('s', 'k2', NULL);"
-                       "INSERT INTO purchases VALUES ('k2');"
-                       "SELECT idempotency_finish('s', 'k2', '{}');"
-                       "COMMIT");
+        exec(db.dsn(),
+             "BEGIN;"
+             "SELECT state FROM idempotency_begin('s', 'k2', NULL);"
+             "INSERT INTO purchases VALUES ('k2');"
+             "SELECT idempotency_finish('s', 'k2', '{}');"
+             "COMMIT");
         std::string message;
         Purged p{};
         EXPECT_EQ(sqlstate_of([&] { p = purge(t1, "older_than => '0'"); }, &message), "") << level << ": " << message;
         EXPECT_EQ(p.deleted, 1) << level << ": k1 only";
         EXPECT_TRUE(p.done) << level;
         EXPECT_EQ(sqlstate_of([&] { t1.exec("COMMIT"); }, &message), "") << level << ": " << message;
-        EXPECT_EQ(t1.exec1("SELECT coalesce(string_agg(key, ','), '') FROM idempotency_keys")[0].as<std::string>(), "k2") << level;
+        EXPECT_EQ(t1.exec1("SELECT coalesce(string_agg(key, ','), '') FROM idempotency_keys")[0].as<std::string>(),
+                  "k2")
+            << level;
     }
 }
 
@@ -254,7 +267,8 @@ TEST_F(IdempotencyPurge, CallWorkIsBoundedAndTheLoopEndsWhenDone) {
          "INSERT INTO idempotency_keys SELECT current_user, current_user::regrole, 's', 'k' || i, 'fp', 'done', "
          "'{}', 1, NULL, NULL, NULL, '30 s', NULL, '1 day', now() - '2 hours'::interval, "
          "CASE WHEN i % 100 = 0 THEN now() - '2 hours'::interval ELSE now() END, now(), now() + '1 day' "
-         "FROM generate_series(1, " + std::to_string(rows) + ") i");
+         "FROM generate_series(1, " +
+             std::to_string(rows) + ") i");
     exec(db.dsn(), "VACUUM ANALYZE idempotency_keys");
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
@@ -387,8 +401,9 @@ TEST(IdempotencyPurgeInstall, UsersOwnFunctionIsNotDropped) {
     {
         pqxx::connection c(idgen::it::dsn(name));
         pqxx::nontransaction tx(c);
-        tx.exec("CREATE FUNCTION public.idempotency_purge(older_than interval, batch_size integer) RETURNS bigint "
-                "LANGUAGE sql AS 'SELECT 42::bigint'");
+        tx.exec(
+            "CREATE FUNCTION public.idempotency_purge(older_than interval, batch_size integer) RETURNS bigint "
+            "LANGUAGE sql AS 'SELECT 42::bigint'");
         std::string message;
         EXPECT_EQ(sqlstate_of([&] { tx.exec("CREATE EXTENSION id_gen"); }, &message), "42723") << message;
         EXPECT_EQ(tx.exec1("SELECT public.idempotency_purge('1 hour', 1)")[0].as<long>(), 42);
@@ -488,11 +503,11 @@ TEST_F(IdempotencyPurge, PrepareForgetsTheRound) {
                     t.exec("ALTER SYSTEM RESET max_prepared_transactions");
                     idgen::it::pg_ctl(c, "restart");
                 }
-            } catch (...) {
-            }
+            } catch (...) {}
         }
     } restore{main, restarted, db.dsn()};
-    finished_keys(db.dsn(), "'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10', 'a11', 'a12', 'a13', 'a14', 'a15'",
+    finished_keys(db.dsn(),
+                  "'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10', 'a11', 'a12', 'a13', 'a14', 'a15'",
                   "1 millisecond");
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);

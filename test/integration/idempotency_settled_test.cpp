@@ -82,8 +82,9 @@ TEST(IdempotencySettled, DroppedRolesKeysDumpAsABareOidThatNoRoleInherits) {
     exec(idgen::it::dsn(), "DROP ROLE IF EXISTS " + r);
     exec(idgen::it::dsn(), "CREATE ROLE " + r + " LOGIN");
     exec(src.dsn(), std::string("GRANT EXECUTE ON FUNCTION ") + kFunctions + " TO " + r);
-    exec(as(r, src.name()), "SELECT * FROM idempotency_begin('POST /x', 'k1', 'f1');"
-                            "SELECT idempotency_finish('POST /x', 'k1', '{\"secret\": 1}')");
+    exec(as(r, src.name()),
+         "SELECT * FROM idempotency_begin('POST /x', 'k1', 'f1');"
+         "SELECT idempotency_finish('POST /x', 'k1', '{\"secret\": 1}')");
     const std::string old_oid = one(src.dsn(), "SELECT oid::text FROM pg_roles WHERE rolname = '" + r + "'");
     exec(src.dsn(), std::string("REVOKE ALL ON FUNCTION ") + kFunctions + " FROM " + r);
     // Only the grants held the role: its keys do not.
@@ -92,8 +93,8 @@ TEST(IdempotencySettled, DroppedRolesKeysDumpAsABareOidThatNoRoleInherits) {
 
     const std::string work = idgen::it::env_or("IDGEN_WORK", "/tmp");
     const std::string text_dump = work + "/idem_drop_" + std::to_string(getpid()) + ".sql";
-    ASSERT_EQ(idgen::it::run_pg_tool("pg_dump", conn_args() + " --data-only -t idempotency_keys -f '" + text_dump + "' " +
-                                                    src.name()),
+    ASSERT_EQ(idgen::it::run_pg_tool(
+                  "pg_dump", conn_args() + " --data-only -t idempotency_keys -f '" + text_dump + "' " + src.name()),
               0);
     std::ifstream in(text_dump);
     const std::string dumped((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -111,15 +112,17 @@ TEST(IdempotencySettled, DroppedRolesKeysDumpAsABareOidThatNoRoleInherits) {
     exec(idgen::it::dsn(), "CREATE ROLE " + r + " LOGIN");
     exec(idgen::it::dsn(dst), std::string("GRANT EXECUTE ON FUNCTION ") + kFunctions + " TO " + r);
     EXPECT_NE(one(idgen::it::dsn(), "SELECT oid::text FROM pg_roles WHERE rolname = '" + r + "'"), old_oid);
-    EXPECT_EQ(one(as(r, dst), "SELECT state || ' ' || coalesce(response::text, '-') FROM idempotency_begin('POST /x', 'k1', 'f2')"),
+    EXPECT_EQ(one(as(r, dst),
+                  "SELECT state || ' ' || coalesce(response::text, '-') FROM idempotency_begin('POST /x', 'k1', 'f2')"),
               "new -");
     exec(idgen::it::dsn(dst), std::string("REVOKE ALL ON FUNCTION ") + kFunctions + " FROM " + r);
     exec(idgen::it::dsn(), "DROP DATABASE IF EXISTS " + dst + " WITH (FORCE)");
     exec(idgen::it::dsn(), "DROP ROLE " + r);
 }
 
-constexpr const char* kAccounts = "CREATE TABLE accounts (id int PRIMARY KEY, balance int NOT NULL);"
-                                  "INSERT INTO accounts VALUES (1, 0)";
+constexpr const char* kAccounts =
+    "CREATE TABLE accounts (id int PRIMARY KEY, balance int NOT NULL);"
+    "INSERT INTO accounts VALUES (1, 0)";
 
 // Within one transaction: the request (begin ... finish, one transaction) needs a row the
 // duplicate locked before it began the key. The duplicate waits on the key lock, the request on
@@ -137,7 +140,8 @@ TEST(IdempotencySettled, DuplicateHoldingARowLockInOneTransactionIsADeadlock) {
         return sqlstate_of([&] { tb.exec("SELECT * FROM idempotency_begin('s', 'k', 'fp')"); });
     });
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    const std::string request = sqlstate_of([&] { ta.exec("UPDATE accounts SET balance = balance + 10 WHERE id = 1"); });
+    const std::string request =
+        sqlstate_of([&] { ta.exec("UPDATE accounts SET balance = balance + 10 WHERE id = 1"); });
     if (request.empty()) {
         // The duplicate was the victim; the request has its row.
         EXPECT_EQ(dup.get(), "40P01");
@@ -177,7 +181,8 @@ TEST(IdempotencySettled, DuplicateHoldingARowLockAcrossTransactionsWaitsOutTheKe
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         const auto t0 = Clock::now();
         pqxx::work ta(a);
-        const std::string request = sqlstate_of([&] { ta.exec("UPDATE accounts SET balance = balance + 10 WHERE id = 1"); });
+        const std::string request =
+            sqlstate_of([&] { ta.exec("UPDATE accounts SET balance = balance + 10 WHERE id = 1"); });
         const long waited = ms_since(t0);
         const std::string dup_got = dup.get();
         EXPECT_EQ(request, "") << key;
@@ -196,7 +201,8 @@ TEST(IdempotencySettled, DuplicateHoldingARowLockAcrossTransactionsWaitsOutTheKe
 }
 
 long pkey_pages(pqxx::transaction_base& tx) {
-    return tx.exec1("SELECT pg_relation_size('idempotency_keys_pkey') / current_setting('block_size')::int")[0].as<long>();
+    return tx.exec1("SELECT pg_relation_size('idempotency_keys_pkey') / current_setting('block_size')::int")[0]
+        .as<long>();
 }
 
 // Replays of the same keys, each update not heap-only (an index on attempts, which each replay
@@ -210,19 +216,24 @@ TEST(IdempotencySettled, NonHotUpdatesKeepThePrimaryKeyBounded) {
     pqxx::nontransaction tx(c);
     tx.exec("ALTER TABLE idempotency_keys SET (autovacuum_enabled = false)");
     tx.exec("CREATE INDEX idempotency_keys_attempts ON idempotency_keys (attempts)");
-    tx.exec("SELECT count(*) FROM (SELECT (idempotency_begin('s', 'k' || g, 'fp')).state, "
-            "idempotency_finish('s', 'k' || g, '{}') FROM generate_series(1, 400) g) s");
+    tx.exec(
+        "SELECT count(*) FROM (SELECT (idempotency_begin('s', 'k' || g, 'fp')).state, "
+        "idempotency_finish('s', 'k' || g, '{}') FROM generate_series(1, 400) g) s");
     const long initial = pkey_pages(tx);
     const std::string rounds =
         "DO $$ BEGIN FOR r IN 1 .. 60 LOOP PERFORM count(*) FROM generate_series(1, 400) g, "
         "idempotency_begin('s', 'k' || g, 'fp') b; COMMIT; END LOOP; END $$";
-    const auto hot_before = tx.exec1("SELECT n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'idempotency_keys'");
+    const auto hot_before =
+        tx.exec1("SELECT n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'idempotency_keys'");
     tx.exec(rounds);
     const long bounded = pkey_pages(tx);
     tx.exec("SELECT pg_stat_force_next_flush()");
-    EXPECT_EQ(tx.exec1("SELECT n_tup_upd - n_tup_hot_upd >= 20000 FROM pg_stat_user_tables WHERE relname = 'idempotency_keys'")[0]
-                  .as<bool>(),
-              true)
+    EXPECT_EQ(
+        tx.exec1(
+              "SELECT n_tup_upd - n_tup_hot_upd >= 20000 FROM pg_stat_user_tables WHERE relname = 'idempotency_keys'")
+            [0]
+                .as<bool>(),
+        true)
         << "the updates were heap-only: nothing was measured";
     (void)hot_before;
     EXPECT_LE(bounded, initial * 4) << "initial " << initial << " pages";
@@ -236,9 +247,10 @@ TEST(IdempotencySettled, NonHotUpdatesKeepThePrimaryKeyBounded) {
     const long grown = pkey_pages(tx);
     hold.abort();
     EXPECT_GT(grown, bounded * 3) << "bounded " << bounded << " pages";
-    std::printf("[ note ] primary key pages: %ld after 400 keys, %ld after 24,000 non-HOT replays, %ld after 24,000 more "
-                "with a snapshot held\n",
-                initial, bounded, grown);
+    std::printf(
+        "[ note ] primary key pages: %ld after 400 keys, %ld after 24,000 non-HOT replays, %ld after 24,000 more "
+        "with a snapshot held\n",
+        initial, bounded, grown);
 }
 
 }  // namespace
@@ -254,8 +266,9 @@ TEST(IdempotencySettled, FinishInTheBeginsTransactionFindsTheRowEveryWay) {
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
     const auto state = [&](const std::string& key) {
-        return tx.exec1("SELECT state || ' ' || coalesce(response::text, '-') FROM idempotency_keys WHERE key = " +
-                        tx.quote(key))[0]
+        return tx
+            .exec1("SELECT state || ' ' || coalesce(response::text, '-') FROM idempotency_keys WHERE key = " +
+                   tx.quote(key))[0]
             .as<std::string>();
     };
     // Searches of the primary key in this transaction.

@@ -14,9 +14,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdio>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -53,8 +53,9 @@ std::string lit(pqxx::transaction_base& tx, const char* v) { return v ? tx.quote
 std::string begin_sql(pqxx::transaction_base& tx, const std::string& scope, const std::string& key, const char* fp,
                       bool wait = true, const char* attempt = nullptr, const char* lock_timeout = nullptr) {
     return "SELECT state, response::text, replayed, attempts, original_attempt_id, recovery_point "
-           "FROM idempotency_begin(" + tx.quote(scope) + ", " + tx.quote(key) + ", " + lit(tx, fp) +
-           ", wait => " + (wait ? "true" : "false") + ", attempt_id => " + lit(tx, attempt) +
+           "FROM idempotency_begin(" +
+           tx.quote(scope) + ", " + tx.quote(key) + ", " + lit(tx, fp) + ", wait => " + (wait ? "true" : "false") +
+           ", attempt_id => " + lit(tx, attempt) +
            (lock_timeout ? ", lock_timeout => " + tx.quote(std::string(lock_timeout)) : std::string()) + ")";
 }
 
@@ -134,9 +135,11 @@ private:
 
 // Key-lock waits of a database, as pg_locks shows them.
 int waiting_on_key_lock(pqxx::transaction_base& tx, const std::string& db) {
-    return tx.exec1("SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database "
-                    "WHERE l.locktype = 'advisory' AND l.objsubid = 18756 AND NOT l.granted AND d.datname = " +
-                    tx.quote(db))[0]
+    return tx
+        .exec1(
+            "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database "
+            "WHERE l.locktype = 'advisory' AND l.objsubid = 18756 AND NOT l.granted AND d.datname = " +
+            tx.quote(db))[0]
         .as<int>();
 }
 
@@ -146,7 +149,8 @@ void expect_indexes_intact(const std::string& dsn) {
     pqxx::connection c(dsn);
     pqxx::nontransaction tx(c);
     tx.exec("CREATE EXTENSION IF NOT EXISTS amcheck");
-    tx.exec("SELECT bt_index_check('idempotency_keys_pkey', true), bt_index_check('idempotency_keys_expires_at', true)");
+    tx.exec(
+        "SELECT bt_index_check('idempotency_keys_pkey', true), bt_index_check('idempotency_keys_expires_at', true)");
 }
 
 constexpr const char* kOrders =
@@ -175,7 +179,8 @@ TEST(Idempotency, ConcurrentDuplicatesExecuteOnceOthersWait) {
                 results[i] = begin(tx, "POST /orders", "order-1", "fp-book", true, attempt.c_str());
                 if (results[i].state == "new") {
                     const auto id = tx.exec1("INSERT INTO orders (item, client) VALUES ('book', " + std::to_string(i) +
-                                             ") RETURNING id")[0].as<long>();
+                                             ") RETURNING id")[0]
+                                        .as<long>();
                     tx.exec("SELECT pg_sleep(1.5)");  // long enough for every other client to queue up
                     tx.exec("SELECT idempotency_finish('POST /orders', 'order-1', jsonb_build_object('order', " +
                             std::to_string(id) + "))");
@@ -532,8 +537,7 @@ TEST(Idempotency, DeadRequestTakenOverAfterLockTimeout) {
     victim.join();
     EXPECT_TRUE(killed.load());
 
-    const std::string locked_until =
-        one(db.dsn(), "SELECT locked_until FROM idempotency_keys WHERE key = 'pay-1'");
+    const std::string locked_until = one(db.dsn(), "SELECT locked_until FROM idempotency_keys WHERE key = 'pay-1'");
     // Its lock has not run out yet: fail fast.
     {
         pqxx::connection c(db.dsn());
@@ -622,13 +626,14 @@ TEST(Idempotency, ReplyLostAfterCommitThenRetryReplays) {
     PGconn* a = PQconnectdb(db.dsn().c_str());
     ASSERT_EQ(PQstatus(a), CONNECTION_OK) << PQerrorMessage(a);
     const int pid = PQbackendPID(a);
-    ASSERT_EQ(PQsendQuery(a,
-                          "BEGIN;"
-                          "SELECT * FROM idempotency_begin('POST /orders', 'order-7', 'fp', attempt_id => 'first');"
-                          "WITH o AS (INSERT INTO orders (item) VALUES ('book') RETURNING id) "
-                          "SELECT idempotency_finish('POST /orders', 'order-7', jsonb_build_object('order', o.id)) FROM o;"
-                          "COMMIT;"),
-              1)
+    ASSERT_EQ(
+        PQsendQuery(a,
+                    "BEGIN;"
+                    "SELECT * FROM idempotency_begin('POST /orders', 'order-7', 'fp', attempt_id => 'first');"
+                    "WITH o AS (INSERT INTO orders (item) VALUES ('book') RETURNING id) "
+                    "SELECT idempotency_finish('POST /orders', 'order-7', jsonb_build_object('order', o.id)) FROM o;"
+                    "COMMIT;"),
+        1)
         << PQerrorMessage(a);
     // Wait until the transaction has committed (another session sees the key finished), without
     // reading anything on the client's connection; then kill that connection.
@@ -667,9 +672,11 @@ TEST(Idempotency, ApplicationRolesSeeOnlyTheirOwnKeys) {
         exec(idgen::it::dsn(), "DROP ROLE IF EXISTS " + r);
         exec(idgen::it::dsn(), "CREATE ROLE " + r + " LOGIN");
     }
-    exec(db.dsn(), "GRANT EXECUTE ON FUNCTION idempotency_begin(text, text, text, boolean, text, interval, interval), "
-                   "idempotency_finish(text, text, jsonb, text), idempotency_recovery_point(text, text, text, text), "
-                   "idempotency_purge(interval, integer) TO " + alice + ", " + bob);
+    exec(db.dsn(),
+         "GRANT EXECUTE ON FUNCTION idempotency_begin(text, text, text, boolean, text, interval, interval), "
+         "idempotency_finish(text, text, jsonb, text), idempotency_recovery_point(text, text, text, text), "
+         "idempotency_purge(interval, integer) TO " +
+             alice + ", " + bob);
     const auto as = [&](const std::string& role) {
         return "host=" + idgen::it::env_or("PGHOST", "/tmp") + " port=" + idgen::it::env_or("PGPORT", "5432") +
                " user=" + role + " dbname=" + db.name();
@@ -677,7 +684,8 @@ TEST(Idempotency, ApplicationRolesSeeOnlyTheirOwnKeys) {
     {
         pqxx::connection c(as(alice));
         pqxx::nontransaction tx(c);
-        EXPECT_EQ(tx.exec1("SELECT current_user, usesuper FROM pg_user WHERE usename = current_user")[1].as<bool>(), false);
+        EXPECT_EQ(tx.exec1("SELECT current_user, usesuper FROM pg_user WHERE usename = current_user")[1].as<bool>(),
+                  false);
         EXPECT_EQ(begin(tx, "POST /orders", "shared-key", "alice's payload", true, "a").state, "new");
         tx.exec("SELECT idempotency_recovery_point('POST /orders', 'shared-key', 'step')");
         tx.exec("SELECT idempotency_finish('POST /orders', 'shared-key', '{\"owner\": \"alice\"}')");
@@ -713,9 +721,11 @@ TEST(Idempotency, ApplicationRolesSeeOnlyTheirOwnKeys) {
     EXPECT_EQ(one(as(eve), "SELECT length(idempotency_fingerprint('{}'))::text"), "64");
     EXPECT_EQ(one(db.dsn(), "SELECT string_agg(role_name || ':' || (response->>'owner'), ',') FROM idempotency_keys"),
               alice + ":alice");
-    exec(db.dsn(), "DELETE FROM idempotency_keys; REVOKE ALL ON FUNCTION idempotency_begin(text, text, text, boolean, "
-                   "text, interval, interval), idempotency_finish(text, text, jsonb, text), idempotency_recovery_point("
-                   "text, text, text, text), idempotency_purge(interval, integer) FROM " + alice + ", " + bob);
+    exec(db.dsn(),
+         "DELETE FROM idempotency_keys; REVOKE ALL ON FUNCTION idempotency_begin(text, text, text, boolean, "
+         "text, interval, interval), idempotency_finish(text, text, jsonb, text), idempotency_recovery_point("
+         "text, text, text, text), idempotency_purge(interval, integer) FROM " +
+             alice + ", " + bob);
     pqxx::connection admin(idgen::it::dsn());
     pqxx::nontransaction tx(admin);
     tx.exec("DROP DATABASE " + db.name() + " WITH (FORCE)");
@@ -732,23 +742,27 @@ TEST(Idempotency, OwnerOfPublicCannotRedirectTheStore) {
     exec(idgen::it::dsn(), "CREATE ROLE " + owner + " LOGIN");
     exec(idgen::it::dsn(), "CREATE DATABASE " + dbname + " OWNER " + owner);
     const std::string su = idgen::it::dsn(dbname);
-    const std::string mallory = "host=" + idgen::it::env_or("PGHOST", "/tmp") + " port=" +
-                                idgen::it::env_or("PGPORT", "5432") + " user=" + owner + " dbname=" + dbname;
+    const std::string mallory = "host=" + idgen::it::env_or("PGHOST", "/tmp") +
+                                " port=" + idgen::it::env_or("PGPORT", "5432") + " user=" + owner + " dbname=" + dbname;
     exec(su, "CREATE EXTENSION id_gen");
-    exec(su, "SELECT * FROM idempotency_begin('s', 'before', 'f'); SELECT idempotency_finish('s', 'before', '{\"n\": 1}')");
-    exec(mallory,
-         "ALTER SCHEMA public RENAME TO hidden; CREATE SCHEMA public;"
-         "CREATE FUNCTION public.grab() RETURNS boolean LANGUAGE plpgsql "
-         "  AS $$ BEGIN ALTER ROLE " + owner + " SUPERUSER; RETURN true; END $$;"
-         "CREATE FUNCTION public.grab_row() RETURNS trigger LANGUAGE plpgsql "
-         "  AS $$ BEGIN PERFORM public.grab(); RETURN NULL; END $$;"
-         "CREATE TABLE public.idempotency_keys (role_name name, scope text, key text, fingerprint text, state text, "
-         "  response jsonb, attempts int, original_attempt_id text, attempt_id text, recovery_point text, "
-         "  lock_timeout interval, locked_until timestamptz, retention interval, created_at timestamptz, "
-         "  updated_at timestamptz, finished_at timestamptz, expires_at timestamptz, "
-         "  CONSTRAINT idempotency_keys_pkey PRIMARY KEY (role_name, scope, key));"
-         "CREATE TRIGGER grab BEFORE INSERT OR UPDATE OR DELETE ON public.idempotency_keys "
-         "  FOR EACH STATEMENT EXECUTE FUNCTION public.grab_row()");
+    exec(su,
+         "SELECT * FROM idempotency_begin('s', 'before', 'f'); SELECT idempotency_finish('s', 'before', '{\"n\": 1}')");
+    exec(
+        mallory,
+        "ALTER SCHEMA public RENAME TO hidden; CREATE SCHEMA public;"
+        "CREATE FUNCTION public.grab() RETURNS boolean LANGUAGE plpgsql "
+        "  AS $$ BEGIN ALTER ROLE " +
+            owner +
+            " SUPERUSER; RETURN true; END $$;"
+            "CREATE FUNCTION public.grab_row() RETURNS trigger LANGUAGE plpgsql "
+            "  AS $$ BEGIN PERFORM public.grab(); RETURN NULL; END $$;"
+            "CREATE TABLE public.idempotency_keys (role_name name, scope text, key text, fingerprint text, state text, "
+            "  response jsonb, attempts int, original_attempt_id text, attempt_id text, recovery_point text, "
+            "  lock_timeout interval, locked_until timestamptz, retention interval, created_at timestamptz, "
+            "  updated_at timestamptz, finished_at timestamptz, expires_at timestamptz, "
+            "  CONSTRAINT idempotency_keys_pkey PRIMARY KEY (role_name, scope, key));"
+            "CREATE TRIGGER grab BEFORE INSERT OR UPDATE OR DELETE ON public.idempotency_keys "
+            "  FOR EACH STATEMENT EXECUTE FUNCTION public.grab_row()");
     const auto is_superuser = [&] {
         return one(idgen::it::dsn(), "SELECT rolsuper::text FROM pg_roles WHERE rolname = '" + owner + "'") == "true";
     };
@@ -759,7 +773,11 @@ TEST(Idempotency, OwnerOfPublicCannotRedirectTheStore) {
         const auto r = tx.exec1("SELECT state, response::text FROM hidden.idempotency_begin('s', 'before', 'f')");
         EXPECT_EQ(std::string(r[0].c_str()), "replay");
         EXPECT_EQ(std::string(r[1].c_str()), "{\"n\": 1}");
-        EXPECT_EQ(std::string(tx.exec1("SELECT state FROM hidden.idempotency_begin('s', 'after', 'f', lock_timeout => '1 ms')")[0].c_str()), "new");
+        EXPECT_EQ(
+            std::string(
+                tx.exec1("SELECT state FROM hidden.idempotency_begin('s', 'after', 'f', lock_timeout => '1 ms')")[0]
+                    .c_str()),
+            "new");
         tx.exec("SELECT hidden.idempotency_recovery_point('s', 'after', 'p')");
         tx.exec("SELECT hidden.idempotency_finish('s', 'after', '{\"n\": 2}')");
         tx.exec("SELECT hidden.idempotency_purge(older_than => '0')");
@@ -778,11 +796,12 @@ TEST(Idempotency, OwnerOfPublicCannotRedirectTheStore) {
 // says the round is done, and the next call starts another.
 TEST(Idempotency, PurgeInBatchesSkipsLockedRows) {
     idgen::it::ScratchDb db("it_idem_purge");
-    exec(db.dsn(), "SELECT (idempotency_begin('s', 'old-' || g, NULL, retention => '1 millisecond')).state, "
-                   "       idempotency_finish('s', 'old-' || g, '{}') FROM generate_series(1, 2500) g;"
-                   "SELECT (idempotency_begin('s', 'new-' || g, NULL)).state, idempotency_finish('s', 'new-' || g, '{}') "
-                   "FROM generate_series(1, 10) g;"
-                   "SELECT pg_sleep(0.01)");
+    exec(db.dsn(),
+         "SELECT (idempotency_begin('s', 'old-' || g, NULL, retention => '1 millisecond')).state, "
+         "       idempotency_finish('s', 'old-' || g, '{}') FROM generate_series(1, 2500) g;"
+         "SELECT (idempotency_begin('s', 'new-' || g, NULL)).state, idempotency_finish('s', 'new-' || g, '{}') "
+         "FROM generate_series(1, 10) g;"
+         "SELECT pg_sleep(0.01)");
     pqxx::connection locker(db.dsn());
     pqxx::work hold(locker);
     hold.exec("SELECT 1 FROM idempotency_keys WHERE key = 'old-7' FOR UPDATE");
@@ -810,29 +829,34 @@ TEST(Idempotency, PurgeInBatchesSkipsLockedRows) {
 TEST(Idempotency, IndexesStayIntactThroughEveryPath) {
     idgen::it::ScratchDb db("it_idem_paths");
     // One statement per transaction (a multi-statement string would be one transaction).
-    for (const char* sql : {
-             "SELECT count(*) FROM (SELECT (idempotency_begin('s', 'k' || g, 'f', lock_timeout => '1 millisecond', "
-             "  retention => CASE WHEN g % 3 = 0 THEN interval '1 millisecond' ELSE interval '1 hour' END)).state "
-             "  FROM generate_series(1, 600) g) x",
-             "SELECT count(idempotency_recovery_point('s', 'k' || g, 'p1')) FROM generate_series(1, 600, 2) g",
-             "SELECT pg_sleep(0.02)",
-             // every third has expired (reused: new), the others' locks ran out (taken over: resume at p1, or new)
-             "SELECT count(*) FROM (SELECT (idempotency_begin('s', 'k' || g, 'f')).state FROM generate_series(1, 600) g) x",
-             "SELECT count(idempotency_finish('s', 'k' || g, jsonb_build_object('g', g, 'pad', repeat('x', g * 10)))) "
-             "  FROM generate_series(1, 600) g",
-             "SELECT count(*) FROM (SELECT (idempotency_begin('s', 'k' || g, 'f')).state FROM generate_series(1, 600) g) x"})
+    for (const char* sql :
+         {"SELECT count(*) FROM (SELECT (idempotency_begin('s', 'k' || g, 'f', lock_timeout => '1 millisecond', "
+          "  retention => CASE WHEN g % 3 = 0 THEN interval '1 millisecond' ELSE interval '1 hour' END)).state "
+          "  FROM generate_series(1, 600) g) x",
+          "SELECT count(idempotency_recovery_point('s', 'k' || g, 'p1')) FROM generate_series(1, 600, 2) g",
+          "SELECT pg_sleep(0.02)",
+          // every third has expired (reused: new), the others' locks ran out (taken over: resume at p1, or new)
+          "SELECT count(*) FROM (SELECT (idempotency_begin('s', 'k' || g, 'f')).state FROM generate_series(1, 600) g) "
+          "x",
+          "SELECT count(idempotency_finish('s', 'k' || g, jsonb_build_object('g', g, 'pad', repeat('x', g * 10)))) "
+          "  FROM generate_series(1, 600) g",
+          "SELECT count(*) FROM (SELECT (idempotency_begin('s', 'k' || g, 'f')).state FROM generate_series(1, 600) g) "
+          "x"})
         exec(db.dsn(), sql);
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
     EXPECT_EQ(tx.exec1("SELECT count(*) FILTER (WHERE state = 'done' AND (response->>'g')::int = substr(key, 2)::int "
                        "                        AND attempts = CASE WHEN substr(key, 2)::int % 3 = 0 THEN 2 ELSE 3 END "
-                       "                        AND coalesce(recovery_point = 'p1', false) = (substr(key, 2)::int % 2 = 1 AND substr(key, 2)::int % 3 <> 0)) "
+                       "                        AND coalesce(recovery_point = 'p1', false) = (substr(key, 2)::int % 2 "
+                       "= 1 AND substr(key, 2)::int % 3 <> 0)) "
                        "FROM idempotency_keys")[0]
                   .as<int>(),
               600);
     tx.exec("SET enable_seqscan = off");
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM generate_series(1, 600) g JOIN idempotency_keys k "
-                       "ON k.role_name = current_user AND k.scope = 's' AND k.key = 'k' || g")[0].as<int>(), 600);
+                       "ON k.role_name = current_user AND k.scope = 's' AND k.key = 'k' || g")[0]
+                  .as<int>(),
+              600);
     expect_indexes_intact(db.dsn());
     tx.exec("SELECT idempotency_purge(older_than => '0', batch_size => 250) FROM generate_series(1, 3)");
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys")[0].as<int>(), 0);
@@ -845,18 +869,20 @@ TEST(Idempotency, FinishesAndReplaysAreHeapOnlyUpdates) {
     idgen::it::ScratchDb db("it_idem_hot");
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
-    tx.exec("CREATE PROCEDURE requests(n int) LANGUAGE plpgsql AS $$ BEGIN FOR i IN 1 .. n LOOP "
-            "PERFORM state FROM idempotency_begin('POST /orders', 'k' || i, 'fp'); COMMIT; "
-            "PERFORM idempotency_finish('POST /orders', 'k' || i, '{\"order\": 1, \"status\": 201}'); COMMIT; "
-            "PERFORM state FROM idempotency_begin('POST /orders', 'k' || i, 'fp'); COMMIT; "
-            "END LOOP; END $$");
+    tx.exec(
+        "CREATE PROCEDURE requests(n int) LANGUAGE plpgsql AS $$ BEGIN FOR i IN 1 .. n LOOP "
+        "PERFORM state FROM idempotency_begin('POST /orders', 'k' || i, 'fp'); COMMIT; "
+        "PERFORM idempotency_finish('POST /orders', 'k' || i, '{\"order\": 1, \"status\": 201}'); COMMIT; "
+        "PERFORM state FROM idempotency_begin('POST /orders', 'k' || i, 'fp'); COMMIT; "
+        "END LOOP; END $$");
     tx.exec("CALL requests(1000)");
     tx.exec("SELECT pg_stat_force_next_flush()");
     const auto t0 = Clock::now();
     long upd = 0, hot = 0;
     while (ms_since(t0) < 5000) {
         tx.exec("SELECT pg_stat_clear_snapshot()");
-        const auto r = tx.exec1("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'idempotency_keys'");
+        const auto r =
+            tx.exec1("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'idempotency_keys'");
         upd = r[0].as<long>();
         hot = r[1].as<long>();
         if (upd >= 2000) break;
@@ -875,13 +901,15 @@ TEST(Idempotency, AddedBrinIndexSeesFinishedKeys) {
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
     tx.exec("CREATE INDEX idem_updated_brin ON idempotency_keys USING brin (updated_at) WITH (pages_per_range = 1)");
-    tx.exec("SELECT count(*) FROM (SELECT (idempotency_begin('s', 'k' || g, 'f')).state FROM generate_series(1, 50) g) x");
+    tx.exec(
+        "SELECT count(*) FROM (SELECT (idempotency_begin('s', 'k' || g, 'f')).state FROM generate_series(1, 50) g) x");
     tx.exec("SELECT brin_summarize_new_values('idem_updated_brin')");
     tx.exec("SELECT pg_sleep(0.01)");
     const std::string t1 = tx.exec1("SELECT clock_timestamp()::text")[0].c_str();
     tx.exec("SELECT count(idempotency_finish('s', 'k' || g, '{\"ok\": true}')) FROM generate_series(1, 50) g");
     tx.exec("SET enable_seqscan = off");
-    const std::string query = "SELECT count(*) FROM idempotency_keys WHERE updated_at > " + tx.quote(t1) + "::timestamptz";
+    const std::string query =
+        "SELECT count(*) FROM idempotency_keys WHERE updated_at > " + tx.quote(t1) + "::timestamptz";
     std::string plan;
     for (const auto& row : tx.exec("EXPLAIN " + query)) plan += std::string(row[0].c_str()) + "\n";
     ASSERT_NE(plan.find("Bitmap Index Scan on idem_updated_brin"), std::string::npos) << plan;
@@ -898,21 +926,28 @@ TEST(Idempotency, LargeResponsesReplayWhole) {
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
     tx.exec("SELECT * FROM idempotency_begin('s', 'big', 'f')");
-    tx.exec("SELECT idempotency_finish('s', 'big', (SELECT jsonb_agg(jsonb_build_object('n', g, 'text', md5(g::text))) "
-            "FROM generate_series(1, 5000) g))");
-    const std::string want = tx.exec1("SELECT md5(response::text) || ':' || length(response::text) FROM idempotency_keys")[0].c_str();
-    ASSERT_GT(tx.exec1("SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'idempotency_keys'")[0].as<long>(), 0)
+    tx.exec(
+        "SELECT idempotency_finish('s', 'big', (SELECT jsonb_agg(jsonb_build_object('n', g, 'text', md5(g::text))) "
+        "FROM generate_series(1, 5000) g))");
+    const std::string want =
+        tx.exec1("SELECT md5(response::text) || ':' || length(response::text) FROM idempotency_keys")[0].c_str();
+    ASSERT_GT(tx.exec1("SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'idempotency_keys'")[0]
+                  .as<long>(),
+              0)
         << "the response was not stored out of line";
     const long toast_before =
-        tx.exec1("SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'idempotency_keys'")[0].as<long>();
+        tx.exec1("SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'idempotency_keys'")[0]
+            .as<long>();
     for (int i = 0; i < 5; ++i) {
-        const auto r = tx.exec1("SELECT state, md5(response::text) || ':' || length(response::text), attempts "
-                                "FROM idempotency_begin('s', 'big', 'f')");
+        const auto r = tx.exec1(
+            "SELECT state, md5(response::text) || ':' || length(response::text), attempts "
+            "FROM idempotency_begin('s', 'big', 'f')");
         EXPECT_EQ(std::string(r[0].c_str()), "replay");
         EXPECT_EQ(std::string(r[1].c_str()), want);
         EXPECT_EQ(r[2].as<int>(), i + 2);
     }
-    EXPECT_EQ(tx.exec1("SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'idempotency_keys'")[0].as<long>(),
+    EXPECT_EQ(tx.exec1("SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'idempotency_keys'")[0]
+                  .as<long>(),
               toast_before)
         << "replays wrote the response again";
     expect_indexes_intact(db.dsn());
@@ -922,9 +957,10 @@ TEST(Idempotency, LargeResponsesReplayWhole) {
 // keys in flight.
 TEST(Idempotency, KeysSurviveACrash) {
     idgen::it::ScratchDb db("it_idem_crash");
-    exec(db.dsn(), "SELECT * FROM idempotency_begin('s', 'done', 'f');"
-                   "SELECT idempotency_finish('s', 'done', '{\"kept\": true}');"
-                   "SELECT * FROM idempotency_begin('s', 'flying', 'f', lock_timeout => '1 hour')");
+    exec(db.dsn(),
+         "SELECT * FROM idempotency_begin('s', 'done', 'f');"
+         "SELECT idempotency_finish('s', 'done', '{\"kept\": true}');"
+         "SELECT * FROM idempotency_begin('s', 'flying', 'f', lock_timeout => '1 hour')");
     ASSERT_EQ(idgen::it::pg_ctl("stop -m immediate"), 0);
     ASSERT_EQ(idgen::it::pg_ctl("start"), 0);
     std::unique_ptr<pqxx::connection> c;
@@ -947,13 +983,15 @@ TEST(Idempotency, KeysSurviveACrash) {
 // retry replays, a mismatch is still one, and a key in flight is still held.
 TEST(Idempotency, KeysSurviveDumpAndRestore) {
     idgen::it::ScratchDb src("it_idem_dump_src");
-    exec(src.dsn(), "SELECT * FROM idempotency_begin('POST /orders', 'k1', 'f1', attempt_id => 'orig');"
-                    "SELECT idempotency_finish('POST /orders', 'k1', '{\"order\": 1}');"
-                    "SELECT * FROM idempotency_begin('POST /orders', 'k2', 'f2', lock_timeout => '1 hour');"
-                    "SELECT idempotency_recovery_point('POST /orders', 'k2', 'halfway')");
-    const std::string file = idgen::it::env_or("IDGEN_WORK", "/tmp") + "/idem_dump_" + std::to_string(getpid()) + ".dump";
-    const std::string conn = "-h '" + idgen::it::env_or("PGHOST", "/tmp") + "' -p " + idgen::it::env_or("PGPORT", "5432") +
-                             " -U " + idgen::it::env_or("PGUSER", "postgres");
+    exec(src.dsn(),
+         "SELECT * FROM idempotency_begin('POST /orders', 'k1', 'f1', attempt_id => 'orig');"
+         "SELECT idempotency_finish('POST /orders', 'k1', '{\"order\": 1}');"
+         "SELECT * FROM idempotency_begin('POST /orders', 'k2', 'f2', lock_timeout => '1 hour');"
+         "SELECT idempotency_recovery_point('POST /orders', 'k2', 'halfway')");
+    const std::string file =
+        idgen::it::env_or("IDGEN_WORK", "/tmp") + "/idem_dump_" + std::to_string(getpid()) + ".dump";
+    const std::string conn = "-h '" + idgen::it::env_or("PGHOST", "/tmp") + "' -p " +
+                             idgen::it::env_or("PGPORT", "5432") + " -U " + idgen::it::env_or("PGUSER", "postgres");
     ASSERT_EQ(idgen::it::run_pg_tool("pg_dump", conn + " -Fc -f '" + file + "' " + src.name()), 0);
     const std::string dst = "it_idem_dump_dst";
     exec(idgen::it::dsn(), "DROP DATABASE IF EXISTS " + dst + " WITH (FORCE)");
@@ -977,17 +1015,17 @@ TEST(Idempotency, KeysSurviveDumpAndRestore) {
     exec(idgen::it::dsn(), "DROP DATABASE IF EXISTS " + dst + " WITH (FORCE)");
 }
 
-
 // The store writes idempotency_keys through the executor's single-row path (0.3.0), which does
 // not run statement-level triggers, transition tables, row-level security, rules or column
 // defaults: while the table has one of those every call refuses (0A000, the table and the thing
 // named, a hint saying what to drop); once it is dropped the calls work again.
 TEST(Idempotency, RefusesATableWithWhatItWouldBypass) {
     idgen::it::ScratchDb db("it_idem_guard");
-    exec(db.dsn(), "CREATE TABLE fired (what text);"
-                   "CREATE FUNCTION note() RETURNS trigger LANGUAGE plpgsql AS "
-                   "$$BEGIN INSERT INTO fired VALUES (TG_OP); RETURN NEW; END$$;"
-                   "SELECT * FROM idempotency_begin('s', 'held', 'f', lock_timeout => '1 hour')");
+    exec(db.dsn(),
+         "CREATE TABLE fired (what text);"
+         "CREATE FUNCTION note() RETURNS trigger LANGUAGE plpgsql AS "
+         "$$BEGIN INSERT INTO fired VALUES (TG_OP); RETURN NEW; END$$;"
+         "SELECT * FROM idempotency_begin('s', 'held', 'f', lock_timeout => '1 hour')");
     struct Case {
         const char* add;
         const char* drop;
@@ -997,8 +1035,10 @@ TEST(Idempotency, RefusesATableWithWhatItWouldBypass) {
     const Case cases[] = {
         {"CREATE TRIGGER t2 AFTER DELETE ON idempotency_keys FOR EACH STATEMENT EXECUTE FUNCTION note();"
          "ALTER TABLE idempotency_keys DISABLE TRIGGER t2",
-         "DROP TRIGGER t2 ON idempotency_keys", "statement-level trigger \"t2\"", "DROP TRIGGER t2 ON public.idempotency_keys"},
-        {"CREATE TRIGGER t3 AFTER INSERT ON idempotency_keys REFERENCING NEW TABLE AS n FOR EACH ROW EXECUTE FUNCTION note()",
+         "DROP TRIGGER t2 ON idempotency_keys", "statement-level trigger \"t2\"",
+         "DROP TRIGGER t2 ON public.idempotency_keys"},
+        {"CREATE TRIGGER t3 AFTER INSERT ON idempotency_keys REFERENCING NEW TABLE AS n FOR EACH ROW EXECUTE FUNCTION "
+         "note()",
          "DROP TRIGGER t3 ON idempotency_keys", "trigger with a transition table \"t3\"", "DROP TRIGGER t3"},
         {"ALTER TABLE idempotency_keys ENABLE ROW LEVEL SECURITY",
          "ALTER TABLE idempotency_keys DISABLE ROW LEVEL SECURITY", "row-level security enabled",
@@ -1057,12 +1097,13 @@ TEST(Idempotency, RefusesATableWithWhatItWouldBypass) {
 // column of the table's own without a default is NULL in a new key and kept by every update.
 TEST(Idempotency, ExecutorPathAppliesWhatTheTableAdds) {
     idgen::it::ScratchDb db("it_idem_executor");
-    exec(db.dsn(), "CREATE TABLE fired (what text, k text);"
-                   "CREATE FUNCTION note() RETURNS trigger LANGUAGE plpgsql AS "
-                   "$$BEGIN INSERT INTO fired VALUES (TG_OP, coalesce(NEW.key, OLD.key)); "
-                   "RETURN coalesce(NEW, OLD); END$$;"
-                   "CREATE TRIGGER t1 BEFORE INSERT OR UPDATE OR DELETE ON idempotency_keys "
-                   "FOR EACH ROW EXECUTE FUNCTION note()");
+    exec(db.dsn(),
+         "CREATE TABLE fired (what text, k text);"
+         "CREATE FUNCTION note() RETURNS trigger LANGUAGE plpgsql AS "
+         "$$BEGIN INSERT INTO fired VALUES (TG_OP, coalesce(NEW.key, OLD.key)); "
+         "RETURN coalesce(NEW, OLD); END$$;"
+         "CREATE TRIGGER t1 BEFORE INSERT OR UPDATE OR DELETE ON idempotency_keys "
+         "FOR EACH ROW EXECUTE FUNCTION note()");
     pqxx::connection conn(db.dsn());
     pqxx::nontransaction tx(conn);
     EXPECT_EQ(begin(tx, "s", "a", "f").state, "new");
@@ -1081,20 +1122,23 @@ TEST(Idempotency, ExecutorPathAppliesWhatTheTableAdds) {
     EXPECT_EQ(begin(tx, "s", "with-fingerprint", "f").state, "new");
     exec(db.dsn(), "ALTER TABLE idempotency_keys ALTER COLUMN fingerprint DROP NOT NULL");
     // A foreign key from the table, and one to it.
-    exec(db.dsn(), "CREATE TABLE scopes (scope text COLLATE \"C\" PRIMARY KEY); INSERT INTO scopes VALUES ('s');"
-                   "ALTER TABLE idempotency_keys ADD CONSTRAINT known_scope FOREIGN KEY (scope) REFERENCES scopes");
+    exec(db.dsn(),
+         "CREATE TABLE scopes (scope text COLLATE \"C\" PRIMARY KEY); INSERT INTO scopes VALUES ('s');"
+         "ALTER TABLE idempotency_keys ADD CONSTRAINT known_scope FOREIGN KEY (scope) REFERENCES scopes");
     EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT * FROM idempotency_begin('unknown', 'k', 'f')"), "23503");
     EXPECT_EQ(begin(tx, "s", "b", "f").state, "new");
-    exec(db.dsn(), "ALTER TABLE idempotency_keys DROP CONSTRAINT known_scope;"
-                   "CREATE TABLE refs (r name, s text COLLATE \"C\", k text COLLATE \"C\","
-                   " FOREIGN KEY (r, s, k) REFERENCES idempotency_keys (role_name, scope, key));"
-                   "INSERT INTO refs VALUES (current_user, 's', 'a')");
+    exec(db.dsn(),
+         "ALTER TABLE idempotency_keys DROP CONSTRAINT known_scope;"
+         "CREATE TABLE refs (r name, s text COLLATE \"C\", k text COLLATE \"C\","
+         " FOREIGN KEY (r, s, k) REFERENCES idempotency_keys (role_name, scope, key));"
+         "INSERT INTO refs VALUES (current_user, 's', 'a')");
     EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT idempotency_purge(older_than => '0')"), "23503");
     exec(db.dsn(), "DROP TABLE refs");
     // Indexes the store could not maintain before, and a column of the table's own.
-    exec(db.dsn(), "CREATE INDEX idem_lower_key ON idempotency_keys (lower(key));"
-                   "CREATE INDEX idem_done ON idempotency_keys (finished_at) WHERE state = 'done';"
-                   "ALTER TABLE idempotency_keys ADD COLUMN note text");
+    exec(db.dsn(),
+         "CREATE INDEX idem_lower_key ON idempotency_keys (lower(key));"
+         "CREATE INDEX idem_done ON idempotency_keys (finished_at) WHERE state = 'done';"
+         "ALTER TABLE idempotency_keys ADD COLUMN note text");
     EXPECT_EQ(begin(tx, "s", "By-Index", "f").state, "new");
     tx.exec("UPDATE idempotency_keys SET note = 'kept' WHERE key = 'By-Index'");
     tx.exec("SELECT idempotency_finish('s', 'By-Index', '{}')");
@@ -1102,8 +1146,9 @@ TEST(Idempotency, ExecutorPathAppliesWhatTheTableAdds) {
     EXPECT_EQ(tx.exec1("SELECT note FROM idempotency_keys WHERE key = 'By-Index'")[0].c_str(), std::string("kept"));
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys WHERE lower(key) = 'by-index'")[0].as<int>(), 1);
     tx.exec("CREATE EXTENSION IF NOT EXISTS amcheck");
-    tx.exec("SELECT bt_index_check(i, true) FROM unnest(ARRAY['idem_lower_key', 'idem_done', "
-            "'idempotency_keys_pkey', 'idempotency_keys_expires_at']::regclass[]) i");
+    tx.exec(
+        "SELECT bt_index_check(i, true) FROM unnest(ARRAY['idem_lower_key', 'idem_done', "
+        "'idempotency_keys_pkey', 'idempotency_keys_expires_at']::regclass[]) i");
 }
 
 namespace roles {
@@ -1148,7 +1193,8 @@ TEST(Idempotency, ANewRoleWithARenamedRolesNameInheritsNothing) {
         pqxx::connection c(roles::as(a, db.name()));
         pqxx::nontransaction tx(c);
         EXPECT_EQ(sqlstate_of([&] { tx.exec("SELECT idempotency_finish('POST /x', 'flying', '{}')"); }), "55000");
-        EXPECT_EQ(sqlstate_of([&] { tx.exec("SELECT idempotency_recovery_point('POST /x', 'flying', 'p')"); }), "55000");
+        EXPECT_EQ(sqlstate_of([&] { tx.exec("SELECT idempotency_recovery_point('POST /x', 'flying', 'p')"); }),
+                  "55000");
         const Begun d = begin(tx, "POST /x", "done", "another payload");
         EXPECT_EQ(d.state, "new");
         EXPECT_EQ(d.response, "<null>");
@@ -1163,8 +1209,9 @@ TEST(Idempotency, ANewRoleWithARenamedRolesNameInheritsNothing) {
         pqxx::nontransaction tx(c);
         EXPECT_EQ(begin(tx, "POST /x", "done", "fa").state, "new");
     }
-    EXPECT_EQ(one(db.dsn(), "SELECT string_agg(role_name || '/' || role_id::text || '/' || key, ',' ORDER BY role_name, key) "
-                            "FROM idempotency_keys"),
+    EXPECT_EQ(one(db.dsn(),
+                  "SELECT string_agg(role_name || '/' || role_id::text || '/' || key, ',' ORDER BY role_name, key) "
+                  "FROM idempotency_keys"),
               a + "/" + a + "/done," + a + "/" + a + "/flying," + b + "/" + b + "/done");
     exec(db.dsn(), "DELETE FROM idempotency_keys");
     roles::drop_role({db.dsn()}, a);
@@ -1181,13 +1228,15 @@ TEST(Idempotency, ADroppedRolesKeysGoToNoOneButADumpCarriesThem) {
     exec(idgen::it::dsn(), "DROP DATABASE IF EXISTS " + dst + " WITH (FORCE)");
     exec(idgen::it::dsn(), "DROP ROLE IF EXISTS " + r);
     roles::make_role(src.dsn(), r);
-    exec(roles::as(r, src.name()), "SELECT * FROM idempotency_begin('POST /orders', 'k1', 'f1', attempt_id => 'orig');"
-                                   "SELECT idempotency_finish('POST /orders', 'k1', '{\"order\": 1}');"
-                                   "SELECT * FROM idempotency_begin('POST /orders', 'k2', 'f2', lock_timeout => '1 hour')");
+    exec(roles::as(r, src.name()),
+         "SELECT * FROM idempotency_begin('POST /orders', 'k1', 'f1', attempt_id => 'orig');"
+         "SELECT idempotency_finish('POST /orders', 'k1', '{\"order\": 1}');"
+         "SELECT * FROM idempotency_begin('POST /orders', 'k2', 'f2', lock_timeout => '1 hour')");
     const std::string old_oid = one(src.dsn(), "SELECT oid::text FROM pg_roles WHERE rolname = '" + r + "'");
-    const std::string file = idgen::it::env_or("IDGEN_WORK", "/tmp") + "/idem_role_" + std::to_string(getpid()) + ".dump";
-    const std::string conn = "-h '" + idgen::it::env_or("PGHOST", "/tmp") + "' -p " + idgen::it::env_or("PGPORT", "5432") +
-                             " -U " + idgen::it::env_or("PGUSER", "postgres");
+    const std::string file =
+        idgen::it::env_or("IDGEN_WORK", "/tmp") + "/idem_role_" + std::to_string(getpid()) + ".dump";
+    const std::string conn = "-h '" + idgen::it::env_or("PGHOST", "/tmp") + "' -p " +
+                             idgen::it::env_or("PGPORT", "5432") + " -U " + idgen::it::env_or("PGUSER", "postgres");
     ASSERT_EQ(idgen::it::run_pg_tool("pg_dump", conn + " -Fc -f '" + file + "' " + src.name()), 0);
 
     roles::drop_role({src.dsn()}, r);
@@ -1238,8 +1287,8 @@ TEST(Idempotency, ARestoreWithoutTheKeysRoleLoadsNoKeys) {
     const std::string work = idgen::it::env_or("IDGEN_WORK", "/tmp");
     const std::string file = work + "/idem_norole_" + std::to_string(getpid()) + ".dump";
     const std::string errors = file + ".err";
-    const std::string conn = "-h '" + idgen::it::env_or("PGHOST", "/tmp") + "' -p " + idgen::it::env_or("PGPORT", "5432") +
-                             " -U " + idgen::it::env_or("PGUSER", "postgres");
+    const std::string conn = "-h '" + idgen::it::env_or("PGHOST", "/tmp") + "' -p " +
+                             idgen::it::env_or("PGPORT", "5432") + " -U " + idgen::it::env_or("PGUSER", "postgres");
     ASSERT_EQ(idgen::it::run_pg_tool("pg_dump", conn + " -Fc -f '" + file + "' " + src.name()), 0);
     exec(src.dsn(), "DELETE FROM idempotency_keys");
     roles::drop_role({src.dsn()}, r);
@@ -1261,13 +1310,15 @@ TEST(Idempotency, AllTablesPublicationIncludesTheKeys) {
     idgen::it::ScratchDb db("it_idem_pub");
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
-    tx.exec("CREATE SCHEMA app; CREATE TABLE app.orders (id ulid PRIMARY KEY);"
-            "CREATE PUBLICATION every FOR ALL TABLES;"
-            "CREATE PUBLICATION listed FOR TABLE app.orders;"
-            "CREATE PUBLICATION by_schema FOR TABLES IN SCHEMA app");
+    tx.exec(
+        "CREATE SCHEMA app; CREATE TABLE app.orders (id ulid PRIMARY KEY);"
+        "CREATE PUBLICATION every FOR ALL TABLES;"
+        "CREATE PUBLICATION listed FOR TABLE app.orders;"
+        "CREATE PUBLICATION by_schema FOR TABLES IN SCHEMA app");
     const auto tables = [&](const char* pub) {
         return std::string(tx.exec1("SELECT string_agg(schemaname || '.' || tablename, ',' ORDER BY tablename) "
-                                    "FROM pg_publication_tables WHERE pubname = '" + std::string(pub) + "'")[0]
+                                    "FROM pg_publication_tables WHERE pubname = '" +
+                                    std::string(pub) + "'")[0]
                                .c_str());
     };
     EXPECT_NE(tables("every").find("public.idempotency_keys"), std::string::npos) << tables("every");
@@ -1345,8 +1396,9 @@ TEST(Idempotency, ReindexConcurrentlyUnderAWarmSession) {
         tx.exec("SELECT idempotency_finish('s', 'k1', '{\"n\": 1}')");
         tx.commit();
     }
-    const std::string old_oids = one(db.dsn(), "SELECT 'idempotency_keys_pkey'::regclass::oid::text || ' ' || "
-                                               "'idempotency_keys_expires_at'::regclass::oid::text");
+    const std::string old_oids = one(db.dsn(),
+                                     "SELECT 'idempotency_keys_pkey'::regclass::oid::text || ' ' || "
+                                     "'idempotency_keys_expires_at'::regclass::oid::text");
     {
         pqxx::work tx(a);  // BEGIN: no lock on the table yet
         exec(db.dsn(), "REINDEX INDEX CONCURRENTLY idempotency_keys_pkey");
@@ -1359,8 +1411,9 @@ TEST(Idempotency, ReindexConcurrentlyUnderAWarmSession) {
         EXPECT_EQ(tx.exec1("SELECT deleted FROM idempotency_purge(interval '0 s', 1000)")[0].as<long>(), 2);
         tx.abort();
     }
-    EXPECT_NE(one(db.dsn(), "SELECT 'idempotency_keys_pkey'::regclass::oid::text || ' ' || "
-                            "'idempotency_keys_expires_at'::regclass::oid::text"),
+    EXPECT_NE(one(db.dsn(),
+                  "SELECT 'idempotency_keys_pkey'::regclass::oid::text || ' ' || "
+                  "'idempotency_keys_expires_at'::regclass::oid::text"),
               old_oids)
         << "REINDEX CONCURRENTLY did not give the indexes new OIDs";
     pqxx::work tx(a);

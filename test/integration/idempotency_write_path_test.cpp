@@ -65,8 +65,9 @@ void exec(const std::string& dsn, const std::string& sql) {
 }
 
 std::string state_of(pqxx::transaction_base& tx, const std::string& scope, const std::string& key, bool wait = true) {
-    return tx.exec1("SELECT state FROM idempotency_begin(" + tx.quote(scope) + ", " + tx.quote(key) +
-                    ", 'fp', wait => " + (wait ? "true" : "false") + ")")[0]
+    return tx
+        .exec1("SELECT state FROM idempotency_begin(" + tx.quote(scope) + ", " + tx.quote(key) + ", 'fp', wait => " +
+               (wait ? "true" : "false") + ")")[0]
         .c_str();
 }
 
@@ -75,8 +76,9 @@ std::string state_of(pqxx::transaction_base& tx, const std::string& scope, const
 // key of the partition's scope is stored and seen through the parent.
 TEST(IdempotencyWritePath, PartitionConstraintIsChecked) {
     idgen::it::ScratchDb db("it_idem_wp_part");
-    exec(db.dsn(), "CREATE TABLE idem_parent (LIKE idempotency_keys) PARTITION BY LIST (scope);"
-                   "ALTER TABLE idem_parent ATTACH PARTITION idempotency_keys FOR VALUES IN ('POST /a')");
+    exec(db.dsn(),
+         "CREATE TABLE idem_parent (LIKE idempotency_keys) PARTITION BY LIST (scope);"
+         "ALTER TABLE idem_parent ATTACH PARTITION idempotency_keys FOR VALUES IN ('POST /a')");
     std::string message;
     EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT * FROM idempotency_begin('POST /b', 'k', 'fp')", &message), "23514")
         << message;
@@ -100,8 +102,9 @@ TEST(IdempotencyWritePath, ReplicaIdentityAndRowFiltersApply) {
         tx.exec("SELECT idempotency_finish('s', 'done', '{}')");
         tx.exec("SELECT * FROM idempotency_begin('s', 'held', 'fp', lock_timeout => '1 hour')");
     }
-    exec(db.dsn(), "ALTER TABLE idempotency_keys REPLICA IDENTITY NOTHING;"
-                   "CREATE PUBLICATION idem_pub FOR TABLE idempotency_keys");
+    exec(db.dsn(),
+         "ALTER TABLE idempotency_keys REPLICA IDENTITY NOTHING;"
+         "CREATE PUBLICATION idem_pub FOR TABLE idempotency_keys");
     std::string plain;
     const std::string want = sqlstate_of(db.dsn(), "UPDATE idempotency_keys SET attempts = attempts", &plain);
     ASSERT_EQ(want, "55000") << plain;
@@ -119,8 +122,9 @@ TEST(IdempotencyWritePath, ReplicaIdentityAndRowFiltersApply) {
     EXPECT_EQ(one(db.dsn(), "SELECT state FROM idempotency_begin('s', 'fresh', 'fp')"), "new");
     EXPECT_EQ(one(db.dsn(), "SELECT attempts FROM idempotency_keys WHERE key = 'done'"), "1");
 
-    exec(db.dsn(), "DROP PUBLICATION idem_pub; ALTER TABLE idempotency_keys REPLICA IDENTITY DEFAULT;"
-                   "CREATE PUBLICATION idem_filtered FOR TABLE idempotency_keys WHERE (state = 'done')");
+    exec(db.dsn(),
+         "DROP PUBLICATION idem_pub; ALTER TABLE idempotency_keys REPLICA IDENTITY DEFAULT;"
+         "CREATE PUBLICATION idem_filtered FOR TABLE idempotency_keys WHERE (state = 'done')");
     const std::string filtered = sqlstate_of(db.dsn(), "UPDATE idempotency_keys SET attempts = attempts", &plain);
     ASSERT_NE(filtered, "") << "a plain UPDATE under a row filter outside the replica identity";
     std::string message;
@@ -140,8 +144,7 @@ TEST(IdempotencyWritePath, KeyColumnCollationIsTheIndexs) {
     pqxx::nontransaction tx(c);
     for (const char* k : {"a", "B", "c", "D", "e"}) EXPECT_EQ(state_of(tx, "s", k), "new") << k;
     for (const char* k : {"B", "a", "D", "e", "c"}) {
-        EXPECT_EQ(sqlstate_of([&] { tx.exec("SELECT idempotency_finish('s', " + tx.quote(k) + ", '{}')"); }), "")
-            << k;
+        EXPECT_EQ(sqlstate_of([&] { tx.exec("SELECT idempotency_finish('s', " + tx.quote(k) + ", '{}')"); }), "") << k;
     }
     for (const char* k : {"a", "B", "c", "D", "e"}) {
         std::string st;
@@ -265,22 +268,27 @@ TEST(IdempotencyWritePath, PurgeWorkAndMemoryPerCallAreBounded) {
     idgen::it::ScratchDb db("it_idem_wp_purge");
     exec(db.dsn(),
          "INSERT INTO idempotency_keys SELECT current_user, current_user::regrole, 's', 'live' || i, 'fp', 'done', "
-         "'{\"status\": 201, \"padding\": \"" + std::string(200, 'x') + "\"}', 1, NULL, NULL, NULL, '30 s', NULL, "
-         "'1 day', now(), now(), now(), now() + '1 day' FROM generate_series(1, 100000) i");
+         "'{\"status\": 201, \"padding\": \"" +
+             std::string(200, 'x') +
+             "\"}', 1, NULL, NULL, NULL, '30 s', NULL, "
+             "'1 day', now(), now(), now(), now() + '1 day' FROM generate_series(1, 100000) i");
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
     const int pid = tx.exec1("SELECT pg_backend_pid()")[0].as<int>();
     tx.exec("SELECT count(*) FROM idempotency_keys");  // its pages are in this backend's RSS (shared memory) before
     const long before = vm_hwm_kb(pid);
     for (int i = 0; i < 3; ++i)
-        EXPECT_EQ(tx.exec1("SELECT deleted FROM idempotency_purge(older_than => '1 hour', batch_size => 100)")[0].as<long>(), 0);
+        EXPECT_EQ(
+            tx.exec1("SELECT deleted FROM idempotency_purge(older_than => '1 hour', batch_size => 100)")[0].as<long>(),
+            0);
     const long after = vm_hwm_kb(pid);
     EXPECT_LT(after - before, 8 * 1024) << before << " kB then " << after << " kB peak";
 
     exec(db.dsn(),
          "INSERT INTO idempotency_keys SELECT current_user, current_user::regrole, 's', 'old' || i, 'fp', 'done', "
          "'{}', 1, NULL, NULL, NULL, '30 s', NULL, '1 day', now() - '2 days'::interval, now() - '2 days'::interval, "
-         "now() - '2 days'::interval, now() - '1 day'::interval + i * '1 ms'::interval FROM generate_series(1, 60000) i");
+         "now() - '2 days'::interval, now() - '1 day'::interval + i * '1 ms'::interval FROM generate_series(1, 60000) "
+         "i");
     pqxx::connection old(db.dsn());
     pqxx::nontransaction snap(old);
     snap.exec("BEGIN ISOLATION LEVEL REPEATABLE READ");
@@ -333,7 +341,8 @@ TEST(IdempotencyWritePath, PurgeLoopOfIdleKeysReadsTheTableOnce) {
     for (int calls = 0; calls < 20 && !done; ++calls) {
         tx.exec("BEGIN");
         const long was = tx.exec1(counted)[0].as<long>();
-        const auto r = tx.exec1("SELECT deleted, done FROM idempotency_purge(older_than => '1 hour', batch_size => 5000)");
+        const auto r =
+            tx.exec1("SELECT deleted, done FROM idempotency_purge(older_than => '1 hour', batch_size => 5000)");
         fetched.push_back(tx.exec1(counted)[0].as<long>() - was);
         tx.exec("COMMIT");
         deleted.push_back(r[0].as<long>());
@@ -352,7 +361,8 @@ TEST(IdempotencyWritePath, PurgeLoopOfIdleKeysReadsTheTableOnce) {
     long total = 0;
     for (const long f : fetched) total += f;
     if (getenv("IDGEN_TEST_VERBOSE"))
-        for (std::size_t i = 0; i < fetched.size(); ++i) std::printf("purge call %zu: %ld deleted, %ld rows read\n", i, deleted[i], fetched[i]);
+        for (std::size_t i = 0; i < fetched.size(); ++i)
+            std::printf("purge call %zu: %ld deleted, %ld rows read\n", i, deleted[i], fetched[i]);
     // Rows read by the loop: the table once (a call re-reads only the row the last one stopped at).
     EXPECT_GE(total, rows);
     EXPECT_LE(total, rows + 7);
@@ -395,12 +405,16 @@ TEST(IdempotencyWritePath, PurgeLoopAfterARolledBackCallLeavesNoIdleKey) {
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
     tx.exec("BEGIN");
-    EXPECT_EQ(tx.exec1("SELECT deleted FROM idempotency_purge(older_than => '1 hour', batch_size => 500)")[0].as<long>(), 500);
+    EXPECT_EQ(
+        tx.exec1("SELECT deleted FROM idempotency_purge(older_than => '1 hour', batch_size => 500)")[0].as<long>(),
+        500);
     tx.exec("ROLLBACK");
     // And one inside a subtransaction rolled back to its savepoint.
     tx.exec("BEGIN");
     tx.exec("SAVEPOINT s");
-    EXPECT_EQ(tx.exec1("SELECT deleted FROM idempotency_purge(older_than => '1 hour', batch_size => 500)")[0].as<long>(), 500);
+    EXPECT_EQ(
+        tx.exec1("SELECT deleted FROM idempotency_purge(older_than => '1 hour', batch_size => 500)")[0].as<long>(),
+        500);
     tx.exec("ROLLBACK TO SAVEPOINT s");
     tx.exec("COMMIT");
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys")[0].as<long>(), 3000);
@@ -421,12 +435,15 @@ TEST(IdempotencyWritePath, PurgeLoopOfOneRoleAfterAnotherRolesCallLeavesNoIdleKe
          "INSERT INTO idempotency_keys SELECT r, r::regrole, 's', 'k' || i, 'fp', 'done', "
          "'{}', 1, NULL, NULL, NULL, '30 s', NULL, '1 day', now() - '2 hours'::interval, now() - '2 hours'::interval, "
          "now(), now() + '1 day' FROM generate_series(1, 4000) i, "
-         "LATERAL (SELECT CASE WHEN i % 2 = 0 THEN '" + ra + "' ELSE '" + rb + "' END::name AS r) x");
+         "LATERAL (SELECT CASE WHEN i % 2 = 0 THEN '" +
+             ra + "' ELSE '" + rb + "' END::name AS r) x");
     {
         pqxx::connection c(db.dsn());
         pqxx::nontransaction tx(c);
         tx.exec("SET ROLE " + ra);
-        EXPECT_EQ(tx.exec1("SELECT deleted FROM idempotency_purge(older_than => '1 hour', batch_size => 500)")[0].as<long>(), 500);
+        EXPECT_EQ(
+            tx.exec1("SELECT deleted FROM idempotency_purge(older_than => '1 hour', batch_size => 500)")[0].as<long>(),
+            500);
         tx.exec("RESET ROLE");
         // rb's loop after ra's call.
         tx.exec("SET ROLE " + rb);
@@ -436,7 +453,9 @@ TEST(IdempotencyWritePath, PurgeLoopOfOneRoleAfterAnotherRolesCallLeavesNoIdleKe
         EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys WHERE role_name = '" + ra + "'")[0].as<long>(), 1500);
         // Another older_than is another sweep too.
         tx.exec("SET ROLE " + ra);
-        EXPECT_EQ(tx.exec1("SELECT deleted FROM idempotency_purge(older_than => '90 minutes', batch_size => 500)")[0].as<long>(), 500);
+        EXPECT_EQ(tx.exec1("SELECT deleted FROM idempotency_purge(older_than => '90 minutes', batch_size => 500)")[0]
+                      .as<long>(),
+                  500);
         EXPECT_EQ(purge_loop(tx, 400), 1000);
         tx.exec("RESET ROLE");
         EXPECT_EQ(tx.exec1("SELECT count(*) FROM idempotency_keys")[0].as<long>(), 0);

@@ -20,8 +20,7 @@ std::string scalar(pqxx::connection& c, const std::string& sql) {
 }
 
 bool server_built_with_llvm(pqxx::connection& c) {
-    return scalar(c, "SELECT setting FROM pg_config WHERE name = 'CONFIGURE'").find("--with-llvm") !=
-           std::string::npos;
+    return scalar(c, "SELECT setting FROM pg_config WHERE name = 'CONFIGURE'").find("--with-llvm") != std::string::npos;
 }
 
 bool exists(const std::string& path) {
@@ -36,7 +35,8 @@ TEST(Jit, BitcodeIsInstalledWhereTheServerHasLlvm) {
     std::string index = lib + "/bitcode/id_gen.index.bc";
     ASSERT_TRUE(exists(index)) << index;
     // One module per source file of the library, which the inliner loads through the index.
-    for (const char* m : {"src/pg/types/ulid.bc", "src/pg/types/snowflake.bc", "src/pg/types/base36.bc", "src/core/types/ulid.bc"}) {
+    for (const char* m :
+         {"src/pg/types/ulid.bc", "src/pg/types/snowflake.bc", "src/pg/types/base36.bc", "src/core/types/ulid.bc"}) {
         EXPECT_TRUE(exists(lib + "/bitcode/id_gen/" + m)) << m;
     }
 }

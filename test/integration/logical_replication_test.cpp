@@ -69,7 +69,8 @@ public:
             return;
         }
         cmd = as_owner() + bindir() + "/initdb -D " + shell_quote(dir_ + "/data") +
-              " -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync >" + shell_quote(dir_ + "/initdb.log") + " 2>&1";
+              " -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync >" + shell_quote(dir_ + "/initdb.log") +
+              " 2>&1";
         if (std::system(cmd.c_str()) != 0) {
             error_ = "initdb failed: see " + dir_ + "/initdb.log";
             return;
@@ -245,18 +246,18 @@ class LogicalReplication : public testing::Test {
 protected:
     void SetUp() override {
         const int base = std::stoi(env_or("PGPORT", "5432")) + 2;
-        pub_ = std::make_unique<Server>("pub", base,
-                                        std::vector<std::string>{"wal_level = logical", "shared_preload_libraries = 'id_gen'",
-                                                                 "id_gen.node_id = 1", "id_gen.enable_test_clock = on",
-                                                                 "log_statement = 'all'"});
+        pub_ = std::make_unique<Server>(
+            "pub", base,
+            std::vector<std::string>{"wal_level = logical", "shared_preload_libraries = 'id_gen'", "id_gen.node_id = 1",
+                                     "id_gen.enable_test_clock = on", "log_statement = 'all'"});
         ASSERT_EQ(pub_->error(), "");
-        sub_ = std::make_unique<Server>("sub", base + 1,
-                                        std::vector<std::string>{"id_gen.node_id = 2", "id_gen.enable_test_clock = on",
-                                                                 "max_logical_replication_workers = 8",
-                                                                 "max_worker_processes = 16",
-                                                                 // how soon the launcher starts the
-                                                                 // next subscription's worker
-                                                                 "wal_retrieve_retry_interval = '200ms'"});
+        sub_ = std::make_unique<Server>(
+            "sub", base + 1,
+            std::vector<std::string>{"id_gen.node_id = 2", "id_gen.enable_test_clock = on",
+                                     "max_logical_replication_workers = 8", "max_worker_processes = 16",
+                                     // how soon the launcher starts the
+                                     // next subscription's worker
+                                     "wal_retrieve_retry_interval = '200ms'"});
         ASSERT_EQ(sub_->error(), "");
     }
     void TearDown() override {
@@ -291,8 +292,9 @@ const std::vector<KeyedTable> kKeyedTables = {
     {"k_base36_64", "id base36_64 PRIMARY KEY DEFAULT gen_snowflake()::base36_64"},
     {"k_base36_128", "id base36_128 PRIMARY KEY DEFAULT gen_uuidv7()::base36_128"},
     // A UUIDv7 key, with the prefixed text as a generated column (not sent: computed on each side).
-    {"k_uuidv7", "id uuid PRIMARY KEY DEFAULT uuidv7(), "
-                 "public_id text GENERATED ALWAYS AS (prefixed_format('acct', id)) STORED"},
+    {"k_uuidv7",
+     "id uuid PRIMARY KEY DEFAULT uuidv7(), "
+     "public_id text GENERATED ALWAYS AS (prefixed_format('acct', id)) STORED"},
     {"k_prefixed", "id text PRIMARY KEY DEFAULT gen_prefixed('acct')"},
     {"shard_5.k_shard", "id bigint PRIMARY KEY DEFAULT shard_5.next_id()"},
 };
@@ -307,7 +309,8 @@ TEST_F(LogicalReplication, EveryTypeAsKeyAndColumnTextAndBinary) {
         tables.push_back(t.name);
     }
     // No key: the subscriber finds a row by comparing every column with its type's `=`.
-    ddl += "CREATE TABLE k_full (n int NOT NULL, " + kPlainColumns + "); ALTER TABLE k_full REPLICA IDENTITY FULL;"
+    ddl += "CREATE TABLE k_full (n int NOT NULL, " + kPlainColumns +
+           "); ALTER TABLE k_full REPLICA IDENTITY FULL;"
            "CREATE INDEX ON k_full USING hash (c_ulid); CREATE INDEX ON k_full (c_snowflake);";
     tables.push_back("k_full");
     std::string list;
@@ -338,9 +341,10 @@ TEST_F(LogicalReplication, EveryTypeAsKeyAndColumnTextAndBinary) {
     for (const auto& t : tables) {
         const std::string key = t == "k_full" ? "c_ulid" : "id";
         exec(pub(db), "INSERT INTO " + t + " (n) SELECT g FROM generate_series(301, 500) g");
-        exec(pub(db), "UPDATE " + t + " SET c_ulid = DEFAULT, c_snowflake = DEFAULT, c_base36_64 = DEFAULT, "
-                      "c_base36_128 = DEFAULT, c_uuidv7 = DEFAULT, c_prefixed = DEFAULT, c_shard = DEFAULT, "
-                      "c_ulids = DEFAULT WHERE n % 10 = 3");
+        exec(pub(db), "UPDATE " + t +
+                          " SET c_ulid = DEFAULT, c_snowflake = DEFAULT, c_base36_64 = DEFAULT, "
+                          "c_base36_128 = DEFAULT, c_uuidv7 = DEFAULT, c_prefixed = DEFAULT, c_shard = DEFAULT, "
+                          "c_ulids = DEFAULT WHERE n % 10 = 3");
         exec(pub(db), "UPDATE " + t + " SET c_base36_64 = NULL, c_ulids = NULL, c_prefixed = NULL WHERE n % 10 = 4");
         exec(pub(db), "UPDATE " + t + " SET " + key + " = DEFAULT WHERE n % 10 = 1");
         exec(pub(db), "DELETE FROM " + t + " WHERE n % 10 = 2");
@@ -352,12 +356,15 @@ TEST_F(LogicalReplication, EveryTypeAsKeyAndColumnTextAndBinary) {
         for (const auto& t : tables) expect_same_rows(pub(db), sub(sdb), t);
         // The replicated rows sit where the subscriber's btree indexes expect them.
         exec(sub(sdb), "CREATE EXTENSION amcheck");
-        EXPECT_EQ(one_int(sub(sdb), "SELECT count(bt_index_check(c.oid, true)) FROM pg_index i "
-                                    "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam "
-                                    "WHERE a.amname = 'btree' AND i.indrelid IN (SELECT oid FROM pg_class WHERE relname LIKE 'k\\_%')"),
-                  static_cast<long long>(kKeyedTables.size()) + 1)
+        EXPECT_EQ(
+            one_int(sub(sdb),
+                    "SELECT count(bt_index_check(c.oid, true)) FROM pg_index i "
+                    "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam "
+                    "WHERE a.amname = 'btree' AND i.indrelid IN (SELECT oid FROM pg_class WHERE relname LIKE 'k\\_%')"),
+            static_cast<long long>(kKeyedTables.size()) + 1)
             << sdb;
-        EXPECT_EQ(one(sub(sdb), "SELECT subbinary FROM pg_subscription WHERE subname = '" + sdb + "'"), binary ? "t" : "f");
+        EXPECT_EQ(one(sub(sdb), "SELECT subbinary FROM pg_subscription WHERE subname = '" + sdb + "'"),
+                  binary ? "t" : "f");
     }
     // On 16 and later the binary subscription's initial copy is binary too (COPY ... FORMAT
     // binary, read back by our receive functions); on 15 it is text.
@@ -385,7 +392,8 @@ TEST_F(LogicalReplication, SwitchOverRegistersShardAndPrefixThenIssuesAbove) {
          "SELECT prefix_register('acct', 'accounts');"
          "CREATE TABLE events (id ulid PRIMARY KEY DEFAULT gen_ulid(), n int);"
          "CREATE TABLE orders (id snowflake PRIMARY KEY DEFAULT gen_snowflake(), n int);"
-         "CREATE TABLE accounts (id uuid PRIMARY KEY DEFAULT uuidv7(), handle text UNIQUE DEFAULT gen_prefixed('acct'), n int);"
+         "CREATE TABLE accounts (id uuid PRIMARY KEY DEFAULT uuidv7(), handle text UNIQUE DEFAULT "
+         "gen_prefixed('acct'), n int);"
          "CREATE TABLE shard_5.photos (id bigint PRIMARY KEY DEFAULT shard_5.next_id(), n int);"
          "CREATE PUBLICATION app FOR TABLE events, orders, accounts, shard_5.photos;");
     const std::vector<std::string> tables = {"events", "orders", "accounts", "shard_5.photos"};
@@ -396,16 +404,22 @@ TEST_F(LogicalReplication, SwitchOverRegistersShardAndPrefixThenIssuesAbove) {
     // The dump created the extension, at the publisher's version, and the shard's C function ...
     EXPECT_EQ(one(sub(db), "SELECT extversion FROM pg_extension WHERE extname = 'id_gen'"),
               one(pub(db), "SELECT extversion FROM pg_extension WHERE extname = 'id_gen'"));
-    EXPECT_EQ(one(sub(db), "SELECT prosrc FROM pg_proc WHERE oid = 'shard_5.next_id()'::regprocedure"), "shard_next_id");
+    EXPECT_EQ(one(sub(db), "SELECT prosrc FROM pg_proc WHERE oid = 'shard_5.next_id()'::regprocedure"),
+              "shard_next_id");
     // ... but no registry rows: they are data.
-    EXPECT_EQ(one_int(pub(db), "SELECT count(*) FROM shard_registry") + one_int(pub(db), "SELECT count(*) FROM prefix_registry"), 2);
-    EXPECT_EQ(one_int(sub(db), "SELECT count(*) FROM shard_registry") + one_int(sub(db), "SELECT count(*) FROM prefix_registry"), 0);
+    EXPECT_EQ(one_int(pub(db), "SELECT count(*) FROM shard_registry") +
+                  one_int(pub(db), "SELECT count(*) FROM prefix_registry"),
+              2);
+    EXPECT_EQ(one_int(sub(db), "SELECT count(*) FROM shard_registry") +
+                  one_int(sub(db), "SELECT count(*) FROM prefix_registry"),
+              0);
 
     subscribe(db, "app", db, "app", true);
     ASSERT_TRUE(wait_replicated(pub(db), sub(db), tables)) << sub_->log_tail();
     // Rows keep arriving: the subscriber's column defaults (which would fail here) are not
     // evaluated for replicated rows.
-    for (const auto& t : tables) exec(pub(db), "INSERT INTO " + t + " (n) SELECT g FROM generate_series(5001, 10000) g");
+    for (const auto& t : tables)
+        exec(pub(db), "INSERT INTO " + t + " (n) SELECT g FROM generate_series(5001, 10000) g");
     ASSERT_TRUE(wait_replicated(pub(db), sub(db), tables)) << sub_->log_tail();
     for (const auto& t : tables) expect_same_rows(pub(db), sub(db), t);
 
@@ -415,12 +429,14 @@ TEST_F(LogicalReplication, SwitchOverRegistersShardAndPrefixThenIssuesAbove) {
     EXPECT_EQ(sqlstate_of(sub(db), "INSERT INTO accounts (n) VALUES (0)"), "42704");
     EXPECT_EQ(one(sub(db), "SELECT shard_id_time(max(id)) IS NULL FROM shard_5.photos"), "t");
     // The epoch given explicitly decodes the same time as on the publisher.
-    const std::string times = "SELECT string_agg(id || ' ' || extract(epoch FROM %s), ',' ORDER BY id) FROM shard_5.photos";
+    const std::string times =
+        "SELECT string_agg(id || ' ' || extract(epoch FROM %s), ',' ORDER BY id) FROM shard_5.photos";
     auto with = [&](const std::string& expr) {
         std::string q = times;
         return q.replace(q.find("%s"), 2, expr);
     };
-    EXPECT_EQ(one(sub(db), with("shard_id_time(id, '2025-01-01 00:00:00+00')")), one(pub(db), with("shard_id_time(id)")));
+    EXPECT_EQ(one(sub(db), with("shard_id_time(id, '2025-01-01 00:00:00+00')")),
+              one(pub(db), with("shard_id_time(id)")));
 
     // Switch-over. The publisher has stopped writing and everything arrived (checked above):
     // drop the subscription, then register what the schema did not carry, with the epoch the
@@ -449,10 +465,13 @@ TEST_F(LogicalReplication, SwitchOverRegistersShardAndPrefixThenIssuesAbove) {
             << t;
         EXPECT_EQ(one_int(sub(db), "SELECT count(DISTINCT id) FROM " + t), 15000) << t;
     }
-    EXPECT_EQ(one(sub(db), "SELECT string_agg(DISTINCT (n > 100000)::text || ':' || snowflake_node(id), ',') FROM orders"),
-              "false:1,true:2");
+    EXPECT_EQ(
+        one(sub(db), "SELECT string_agg(DISTINCT (n > 100000)::text || ':' || snowflake_node(id), ',') FROM orders"),
+        "false:1,true:2");
     EXPECT_EQ(one(sub(db), "SELECT string_agg(DISTINCT shard_id_shard(id)::text, ',') FROM shard_5.photos"), "5");
-    EXPECT_EQ(one_int(sub(db), "SELECT count(*) FROM accounts WHERE n > 100000 AND prefixed_parse('acct', handle) IS NULL"), 0);
+    EXPECT_EQ(
+        one_int(sub(db), "SELECT count(*) FROM accounts WHERE n > 100000 AND prefixed_parse('acct', handle) IS NULL"),
+        0);
 }
 
 // FOR ALL TABLES (and FOR TABLES IN SCHEMA of the extension's schema) includes prefix_registry and
@@ -471,8 +490,10 @@ TEST_F(LogicalReplication, ForAllTablesPublishesRegistriesSoSameShardCanCollide)
          "CREATE PUBLICATION everything FOR ALL TABLES;"
          "CREATE PUBLICATION in_public FOR TABLES IN SCHEMA public;");
     for (const std::string p : {"everything", "in_public"}) {
-        EXPECT_EQ(one(pub(db), "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_publication_tables "
-                               "WHERE pubname = '" + p + "' AND tablename LIKE '%registry'"),
+        EXPECT_EQ(one(pub(db),
+                      "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_publication_tables "
+                      "WHERE pubname = '" +
+                          p + "' AND tablename LIKE '%registry'"),
                   "prefix_registry,shard_registry")
             << p;
     }
@@ -502,9 +523,10 @@ TEST_F(LogicalReplication, ForAllTablesPublishesRegistriesSoSameShardCanCollide)
         pqxx::connection conn(sub(db));
         pqxx::nontransaction tx(conn);
         tx.exec("CREATE TEMP TABLE issued (shard_id bigint, sf snowflake)");
-        tx.exec("CREATE TEMP TABLE windows AS SELECT * FROM "
-                "(SELECT min(shard_id_time(id)) AS shard_from, max(shard_id_time(id)) AS shard_to FROM shard_5.photos) s, "
-                "(SELECT min(snowflake_time(id)) AS sf_from, max(snowflake_time(id)) AS sf_to FROM orders) o");
+        tx.exec(
+            "CREATE TEMP TABLE windows AS SELECT * FROM "
+            "(SELECT min(shard_id_time(id)) AS shard_from, max(shard_id_time(id)) AS shard_to FROM shard_5.photos) s, "
+            "(SELECT min(snowflake_time(id)) AS sf_from, max(snowflake_time(id)) AS sf_to FROM orders) o");
         tx.exec(R"sql(
 DO $$
 DECLARE
@@ -530,43 +552,50 @@ END
 $$)sql");
         EXPECT_EQ(tx.exec("SELECT bool_or(shard_id_time(shard_id) > shard_to) AND bool_or(snowflake_time(sf) > sf_to) "
                           "AND bool_or(shard_id_time(shard_id) < shard_from) AND bool_or(snowflake_time(sf) < sf_from) "
-                          "FROM issued, windows")[0][0].as<bool>(),
+                          "FROM issued, windows")[0][0]
+                      .as<bool>(),
                   true)
             << "the subscriber's IDs did not cover the publisher's window: "
-            << tx.exec("SELECT format('offset %s ms, shard IDs %s .. %s (publisher %s .. %s), snowflakes %s .. %s "
-                       "(publisher %s .. %s), %s issued', current_setting('id_gen.test_clock_offset'), min(shard_id_time(shard_id)), "
-                       "max(shard_id_time(shard_id)), min(shard_from), min(shard_to), min(snowflake_time(sf)), "
-                       "max(snowflake_time(sf)), min(sf_from), min(sf_to), count(*)) FROM issued, windows")[0][0]
+            << tx.exec(
+                     "SELECT format('offset %s ms, shard IDs %s .. %s (publisher %s .. %s), snowflakes %s .. %s "
+                     "(publisher %s .. %s), %s issued', current_setting('id_gen.test_clock_offset'), "
+                     "min(shard_id_time(shard_id)), "
+                     "max(shard_id_time(shard_id)), min(shard_from), min(shard_to), min(snowflake_time(sf)), "
+                     "max(snowflake_time(sf)), min(sf_from), min(sf_to), count(*)) FROM issued, windows")[0][0]
                    .c_str();
         // The same shard number: IDs of the publisher issued again ...
-        const long long again = tx.exec("SELECT count(*) FROM issued i JOIN shard_5.photos p ON p.id = i.shard_id")[0][0]
-                                    .as<long long>();
+        const long long again =
+            tx.exec("SELECT count(*) FROM issued i JOIN shard_5.photos p ON p.id = i.shard_id")[0][0].as<long long>();
         EXPECT_GT(again, 0);
         std::cout << "[ INFO     ] the subscriber's next_id() reissued " << again << " of its "
                   << tx.exec("SELECT count(*) FROM issued")[0][0].c_str() << " shard IDs\n";
         // ... which the primary key refuses.
         try {
-            tx.exec("INSERT INTO shard_5.photos (id, n) SELECT i.shard_id, 0 FROM issued i "
-                    "JOIN shard_5.photos p ON p.id = i.shard_id LIMIT 1");
+            tx.exec(
+                "INSERT INTO shard_5.photos (id, n) SELECT i.shard_id, 0 FROM issued i "
+                "JOIN shard_5.photos p ON p.id = i.shard_id LIMIT 1");
             if (again > 0) ADD_FAILURE() << "a reissued shard ID was inserted";
         } catch (const pqxx::sql_error& e) {
             EXPECT_EQ(e.sqlstate(), "23505");
         }
         // Snowflakes of node 2 in the same milliseconds as node 1's: none equal.
         EXPECT_GT(tx.exec("SELECT count(*) FROM issued WHERE snowflake_time(sf) IN "
-                          "(SELECT snowflake_time(id) FROM orders)")[0][0].as<long long>(),
-                  0);
-        EXPECT_EQ(tx.exec("SELECT count(*) FROM issued i JOIN orders o ON o.id = i.sf")[0][0].as<long long>(), 0);
-        EXPECT_EQ(tx.exec("SELECT count(*) FROM issued WHERE snowflake_node(sf) <> 2 OR shard_id_shard(shard_id) <> 5")[0][0]
+                          "(SELECT snowflake_time(id) FROM orders)")[0][0]
                       .as<long long>(),
                   0);
+        EXPECT_EQ(tx.exec("SELECT count(*) FROM issued i JOIN orders o ON o.id = i.sf")[0][0].as<long long>(), 0);
+        EXPECT_EQ(
+            tx.exec("SELECT count(*) FROM issued WHERE snowflake_node(sf) <> 2 OR shard_id_shard(shard_id) <> 5")[0][0]
+                .as<long long>(),
+            0);
     }
 
     // The same switch-over rule as without the registries: once the subscriber's clock (no offset
     // now) has left the newest replicated ID's millisecond, its IDs are above every replicated one.
     exec(sub(db), "DROP SUBSCRIPTION everything");
-    ASSERT_TRUE(wait_true(sub(db), "SELECT clock_timestamp() >= greatest((SELECT snowflake_time(max(id)) FROM orders), "
-                                   "(SELECT shard_id_time(max(id)) FROM shard_5.photos)) + interval '1 ms'"));
+    ASSERT_TRUE(wait_true(sub(db),
+                          "SELECT clock_timestamp() >= greatest((SELECT snowflake_time(max(id)) FROM orders), "
+                          "(SELECT shard_id_time(max(id)) FROM shard_5.photos)) + interval '1 ms'"));
     for (const std::string t : {"orders", "shard_5.photos"}) {
         exec(sub(db), "INSERT INTO " + t + " (n) SELECT g FROM generate_series(100001, 105000) g");
         EXPECT_EQ(one_int(sub(db), "SELECT count(*) FROM " + t + " WHERE n > 100000 AND id <= (SELECT id FROM " + t +
@@ -582,8 +611,9 @@ TEST_F(LogicalReplication, PermuteKeyChangedOnThePublisherReachesWarmSubscriberS
     const std::string db = "lr_permute";
     create_db(*pub_, db);
     create_db(*sub_, db);
-    exec(pub(db), "CREATE EXTENSION id_gen; SELECT id_permute_key('k'), id_permute_key('other'); "
-                  "CREATE PUBLICATION keys FOR TABLE permute_keys");
+    exec(pub(db),
+         "CREATE EXTENSION id_gen; SELECT id_permute_key('k'), id_permute_key('other'); "
+         "CREATE PUBLICATION keys FOR TABLE permute_keys");
     exec(sub(db), "CREATE EXTENSION id_gen");
     subscribe(db, "keys", db, "keys", false);
     ASSERT_TRUE(wait_replicated(pub(db), sub(db), {"permute_keys"})) << sub_->log_tail();

@@ -17,14 +17,17 @@ namespace idgen::it {
 
 // The repository's test/oracle/NAME, by the absolute path CMake gives (IDGEN_SOURCE_DIR): __FILE__
 // may be relative to the build directory (ccache's base_dir rewrites the compiler's paths).
-inline std::string oracle_script(const std::string& name) { return std::string(IDGEN_SOURCE_DIR) + "/test/oracle/" + name; }
+inline std::string oracle_script(const std::string& name) {
+    return std::string(IDGEN_SOURCE_DIR) + "/test/oracle/" + name;
+}
 
 // Runs `node <script> <args>` with the packages' directory; returns its stdout, or "" with a
 // test failure recorded when it could not run.
 inline std::string run_oracle(const std::string& script, const std::string& args) {
     const std::string dir = env_or("IDGEN_NPM_DIR", "");
     if (dir.empty()) {
-        ADD_FAILURE() << "IDGEN_NPM_DIR is not set: run scripts/npm_oracles.sh DIR and export it (scripts/test.sh does)";
+        ADD_FAILURE()
+            << "IDGEN_NPM_DIR is not set: run scripts/npm_oracles.sh DIR and export it (scripts/test.sh does)";
         return "";
     }
     const std::string cmd = "IDGEN_NPM_DIR='" + dir + "' node '" + oracle_script(script) + "' " + args;
@@ -45,7 +48,8 @@ inline std::string run_oracle(const std::string& script, const std::string& args
 // A scratch file for the oracle to read; removed when the object goes.
 class TempFile {
 public:
-    explicit TempFile(const std::string& tag) : path_("/tmp/idgen_it_" + tag + "_" + std::to_string(getpid()) + ".txt") {}
+    explicit TempFile(const std::string& tag)
+        : path_("/tmp/idgen_it_" + tag + "_" + std::to_string(getpid()) + ".txt") {}
     ~TempFile() { std::remove(path_.c_str()); }
     TempFile(const TempFile&) = delete;
     TempFile& operator=(const TempFile&) = delete;

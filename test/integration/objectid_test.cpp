@@ -20,7 +20,8 @@ namespace {
 using idgen::it::env_or;
 
 std::string conn_args() {
-    return " -h '" + env_or("PGHOST", "/tmp") + "' -p " + env_or("PGPORT", "5432") + " -U " + env_or("PGUSER", "postgres");
+    return " -h '" + env_or("PGHOST", "/tmp") + "' -p " + env_or("PGPORT", "5432") + " -U " +
+           env_or("PGUSER", "postgres");
 }
 
 // hex text of an objectid -> (random value, counter, seconds)
@@ -38,10 +39,11 @@ TEST(ObjectIdCopy, TextCsvAndBinaryRoundTrip) {
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
     tx.exec("CREATE TABLE src (id objectid, ids objectid[], doc jsonb)");
-    tx.exec("INSERT INTO src SELECT CASE g WHEN 1 THEN '000000000000000000000000'::objectid "
-            "WHEN 2 THEN 'ffffffffffffffffffffffff' WHEN 3 THEN '56e1fc72e0c917e9c4714161' ELSE gen_objectid() END, "
-            "ARRAY[gen_objectid(), gen_objectid(timestamptz '2020-01-01' + g * interval '1 hour')], "
-            "jsonb_build_object('_id', gen_objectid()) FROM generate_series(1, 3000) g");
+    tx.exec(
+        "INSERT INTO src SELECT CASE g WHEN 1 THEN '000000000000000000000000'::objectid "
+        "WHEN 2 THEN 'ffffffffffffffffffffffff' WHEN 3 THEN '56e1fc72e0c917e9c4714161' ELSE gen_objectid() END, "
+        "ARRAY[gen_objectid(), gen_objectid(timestamptz '2020-01-01' + g * interval '1 hour')], "
+        "jsonb_build_object('_id', gen_objectid()) FROM generate_series(1, 3000) g");
     const std::string digest =
         "SELECT md5(string_agg(id::bytea::text || ids::text || doc::text, ',' ORDER BY id, ids)) FROM ";
     const std::string want = tx.exec1(digest + "src").at(0).c_str();
@@ -52,10 +54,12 @@ TEST(ObjectIdCopy, TextCsvAndBinaryRoundTrip) {
         tx.exec("COPY src TO '" + file + "' WITH (FORMAT " + format + ")");
         tx.exec("COPY dst_" + std::string(format) + " FROM '" + file + "' WITH (FORMAT " + format + ")");
         EXPECT_EQ(tx.exec1(digest + "dst_" + format).at(0).c_str(), want) << format;
-        EXPECT_EQ(tx.exec1("SELECT count(*) FROM src s JOIN dst_" + std::string(format) +
-                           " d ON d.id = s.id AND d.ids = s.ids AND (d.doc -> '_id')::objectid = (s.doc -> '_id')::objectid")
-                      .at(0).as<long>(),
-                  3000)
+        EXPECT_EQ(
+            tx.exec1("SELECT count(*) FROM src s JOIN dst_" + std::string(format) +
+                     " d ON d.id = s.id AND d.ids = s.ids AND (d.doc -> '_id')::objectid = (s.doc -> '_id')::objectid")
+                .at(0)
+                .as<long>(),
+            3000)
             << format;
     }
     // The binary form is the 12 bytes, exactly: a 12-byte bytea field reads as an objectid.
@@ -65,14 +69,16 @@ TEST(ObjectIdCopy, TextCsvAndBinaryRoundTrip) {
     EXPECT_EQ(tx.exec1("SELECT id::text FROM one").at(0).as<std::string>(), "56e1fc72e0c917e9c4714161");
     // Shorter (the BSON corpus's truncated 10 bytes) and longer fields are refused, nothing stored.
     // (The SQLSTATE is read inside the server: libpqxx 6.4 turns class 08 into a connection error.)
-    tx.exec("CREATE FUNCTION pg_temp.sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS "
-            "$f$ BEGIN EXECUTE q; RETURN 'accepted'; EXCEPTION WHEN others THEN RETURN SQLSTATE; END $f$");
+    tx.exec(
+        "CREATE FUNCTION pg_temp.sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS "
+        "$f$ BEGIN EXECUTE q; RETURN 'accepted'; EXCEPTION WHEN others THEN RETURN SQLSTATE; END $f$");
     for (const char* bytes : {"56e1fc72e0c917e9c471", "56e1fc72e0c917e9c471416100"}) {
         const std::string file = base + ".bad";
         tx.exec("COPY (SELECT '\\x" + std::string(bytes) + "'::bytea) TO '" + file + "' WITH (FORMAT binary)");
-        const std::string state =
-            tx.exec1("SELECT pg_temp.sqlstate_of(" + tx.quote("COPY one FROM '" + file + "' WITH (FORMAT binary)") + ")")
-                .at(0).as<std::string>();
+        const std::string state = tx.exec1("SELECT pg_temp.sqlstate_of(" +
+                                           tx.quote("COPY one FROM '" + file + "' WITH (FORMAT binary)") + ")")
+                                      .at(0)
+                                      .as<std::string>();
         // 08P01: fewer than 12 bytes left in the field; 22P03: bytes left over after 12.
         EXPECT_EQ(state, std::string(bytes).size() < 24 ? "08P01" : "22P03") << bytes;
         std::remove(file.c_str());
@@ -139,11 +145,13 @@ TEST(ObjectIdFork, BackendsForkedFromOnePostmasterDrawTheirOwnRandomValue) {
     struct Server {
         std::string host, port, label;
     };
-    const std::vector<Server> servers = {{env_or("PGHOST", "/tmp"), env_or("PGPORT", "5432"), "preloaded"},
-                                         {env_or("IDGEN_NOPRELOAD_PGHOST", ""), env_or("IDGEN_NOPRELOAD_PGPORT", ""), "not preloaded"}};
+    const std::vector<Server> servers = {
+        {env_or("PGHOST", "/tmp"), env_or("PGPORT", "5432"), "preloaded"},
+        {env_or("IDGEN_NOPRELOAD_PGHOST", ""), env_or("IDGEN_NOPRELOAD_PGPORT", ""), "not preloaded"}};
     for (const auto& s : servers) {
         if (s.host.empty()) continue;
-        const std::string base = "host=" + s.host + " port=" + s.port + " user=" + env_or("PGUSER", "postgres") + " dbname=";
+        const std::string base =
+            "host=" + s.host + " port=" + s.port + " user=" + env_or("PGUSER", "postgres") + " dbname=";
         const std::string dsn = base + "it_objectid_fork";
         const auto admin = [&](const std::string& sql) {
             pqxx::connection c(base + "postgres");
@@ -162,8 +170,9 @@ TEST(ObjectIdFork, BackendsForkedFromOnePostmasterDrawTheirOwnRandomValue) {
         for (int i = 0; i < 24; ++i) {
             pqxx::connection c(dsn);
             pqxx::nontransaction tx(c);
-            auto r = tx.exec1("SELECT pg_backend_pid(), a::text, b::text FROM (SELECT gen_objectid() AS a) x, "
-                              "LATERAL (SELECT gen_objectid() AS b WHERE a IS NOT NULL) y");
+            auto r = tx.exec1(
+                "SELECT pg_backend_pid(), a::text, b::text FROM (SELECT gen_objectid() AS a) x, "
+                "LATERAL (SELECT gen_objectid() AS b WHERE a IS NOT NULL) y");
             pids.insert(r[0].as<int>());
             const Parts a = parts(r[1].as<std::string>()), b = parts(r[2].as<std::string>());
             EXPECT_EQ(a.random, b.random) << s.label << ": a backend changed its random value";
@@ -199,7 +208,8 @@ TEST(ObjectIdFork, ParallelWorkersMakeDistinctIds) {
     // Per random value (per process), the counters are distinct.
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM (SELECT substr(x::bytea, 5, 5) r, substr(x::bytea, 10, 3) k FROM (" + q +
                        ") s GROUP BY 1, 2 HAVING count(*) > 1) d")
-                  .at(0).as<long>(),
+                  .at(0)
+                  .as<long>(),
               0);
 }
 
@@ -209,11 +219,13 @@ TEST(ObjectIdIndex, AmcheckOnBtree) {
     pqxx::nontransaction tx(c);
     tx.exec("CREATE EXTENSION IF NOT EXISTS amcheck");
     tx.exec("CREATE TABLE t (id objectid PRIMARY KEY DEFAULT gen_objectid(), r objectid UNIQUE, n int)");
-    tx.exec("INSERT INTO t (r, n) SELECT substr(replace(gen_random_uuid()::text, '-', ''), 1, 24)::objectid, g "
-            "FROM generate_series(1, 50000) g");
+    tx.exec(
+        "INSERT INTO t (r, n) SELECT substr(replace(gen_random_uuid()::text, '-', ''), 1, 24)::objectid, g "
+        "FROM generate_series(1, 50000) g");
     tx.exec("DELETE FROM t WHERE n % 3 = 0");
-    tx.exec("INSERT INTO t (r, n) SELECT objectid_lower(timestamptz '2001-01-01' + g * interval '1 minute'), g "
-            "FROM generate_series(1, 20000) g");
+    tx.exec(
+        "INSERT INTO t (r, n) SELECT objectid_lower(timestamptz '2001-01-01' + g * interval '1 minute'), g "
+        "FROM generate_series(1, 20000) g");
     for (const char* idx : {"t_pkey", "t_r_key"}) {
         EXPECT_NO_THROW(tx.exec("SELECT bt_index_check('" + std::string(idx) + "', true)")) << idx;
         EXPECT_NO_THROW(tx.exec("SELECT bt_index_parent_check('" + std::string(idx) + "', true)")) << idx;
@@ -232,20 +244,26 @@ TEST(ObjectIdDump, DumpAndRestore) {
         tx.exec("CREATE DATABASE " + dst_name);
     }
     const std::string fp =
-        "SELECT count(*)::text || '|' || md5(string_agg(id::bytea::text || '|' || n || '|' || coalesce(related::text, '-') || '|' || "
+        "SELECT count(*)::text || '|' || md5(string_agg(id::bytea::text || '|' || n || '|' || coalesce(related::text, "
+        "'-') || '|' || "
         "doc::text || '|' || ts::text, ',' ORDER BY id)) FROM t JOIN v USING (id)";
     const std::string defaults = "SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 't'::regclass";
     std::string before;
     {
         pqxx::connection c(src.dsn());
         pqxx::work tx(c);
-        tx.exec("CREATE TABLE t (id objectid PRIMARY KEY DEFAULT gen_objectid(), n int, related objectid[], doc jsonb)");
-        tx.exec("INSERT INTO t (id, n) SELECT gen_objectid(timestamptz '2020-01-01 00:00:00+00' + g * interval '7 seconds'), g "
-                "FROM generate_series(1, 20000) g");
+        tx.exec(
+            "CREATE TABLE t (id objectid PRIMARY KEY DEFAULT gen_objectid(), n int, related objectid[], doc jsonb)");
+        tx.exec(
+            "INSERT INTO t (id, n) SELECT gen_objectid(timestamptz '2020-01-01 00:00:00+00' + g * interval '7 "
+            "seconds'), g "
+            "FROM generate_series(1, 20000) g");
         tx.exec("INSERT INTO t (n) SELECT g FROM generate_series(20001, 40000) g");
         tx.exec("INSERT INTO t (id, n) VALUES ('000000000000000000000000', 0), ('ffffffffffffffffffffffff', -1)");
-        tx.exec("UPDATE t SET related = ARRAY[id, '56e1fc72e0c917e9c4714161'::objectid], doc = jsonb_build_object('_id', id) "
-                "WHERE n % 10 = 0");
+        tx.exec(
+            "UPDATE t SET related = ARRAY[id, '56e1fc72e0c917e9c4714161'::objectid], doc = jsonb_build_object('_id', "
+            "id) "
+            "WHERE n % 10 = 0");
         tx.exec("CREATE INDEX t_hash ON t USING hash (id)");
         tx.exec("CREATE INDEX t_brin ON t USING brin (id)");
         tx.exec("CREATE VIEW v AS SELECT id, objectid_time(id) AS ts FROM t");
@@ -256,7 +274,9 @@ TEST(ObjectIdDump, DumpAndRestore) {
     }
     const std::string file = env_or("IDGEN_WORK", "/tmp") + "/it_objectid_dump.custom";
     ASSERT_EQ(idgen::it::run_pg_tool("pg_dump", "-Fc" + conn_args() + " -f '" + file + "' " + src.name()), 0);
-    ASSERT_EQ(idgen::it::run_pg_tool("pg_restore", "--exit-on-error" + conn_args() + " -d " + dst_name + " '" + file + "'"), 0);
+    ASSERT_EQ(
+        idgen::it::run_pg_tool("pg_restore", "--exit-on-error" + conn_args() + " -d " + dst_name + " '" + file + "'"),
+        0);
     std::remove(file.c_str());
     {
         pqxx::connection c(idgen::it::dsn(dst_name));
@@ -265,18 +285,22 @@ TEST(ObjectIdDump, DumpAndRestore) {
         EXPECT_EQ(tx.exec1(fp).at(0).as<std::string>(), before);
         EXPECT_EQ(before.substr(0, 6), "40002|");
         EXPECT_EQ(tx.exec1(defaults).at(0).as<std::string>(), "gen_objectid()");
-        EXPECT_EQ(tx.exec1("SELECT string_agg(c.relname || ':' || am.amname || ':' || i.indisvalid, ',' ORDER BY c.relname) "
-                           "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam "
-                           "WHERE i.indrelid = 't'::regclass")
-                      .at(0).as<std::string>(),
-                  "t_brin:brin:true,t_hash:hash:true,t_pkey:btree:true");
+        EXPECT_EQ(
+            tx.exec1("SELECT string_agg(c.relname || ':' || am.amname || ':' || i.indisvalid, ',' ORDER BY c.relname) "
+                     "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam "
+                     "WHERE i.indrelid = 't'::regclass")
+                .at(0)
+                .as<std::string>(),
+            "t_brin:brin:true,t_hash:hash:true,t_pkey:btree:true");
         // The restored table keeps generating: the default works and its IDs are new.
         tx.exec("INSERT INTO t (n) SELECT g FROM generate_series(1, 1000) g");
         EXPECT_EQ(tx.exec1("SELECT count(DISTINCT id) FROM t").at(0).as<long>(), 41002);
         tx.exec("SET enable_seqscan = off");
         EXPECT_EQ(tx.exec("SELECT n FROM t WHERE id = '56e1fc72e0c917e9c4714161'::objectid").size(), 0u);
-        EXPECT_EQ(tx.exec1("SELECT count(*) FROM t WHERE id BETWEEN objectid_lower('2020-01-01 00:00:00+00') AND objectid_upper('2020-01-01 00:01:00+00')")
-                      .at(0).as<long>(),
+        EXPECT_EQ(tx.exec1("SELECT count(*) FROM t WHERE id BETWEEN objectid_lower('2020-01-01 00:00:00+00') AND "
+                           "objectid_upper('2020-01-01 00:01:00+00')")
+                      .at(0)
+                      .as<long>(),
                   8);
     }
     pqxx::connection admin(idgen::it::dsn());
@@ -292,19 +316,23 @@ TEST(ObjectIdSoftErrors, CallersCheckWithoutRaising) {
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
     const int version = tx.exec1("SHOW server_version_num").at(0).as<int>();
-    auto r = tx.exec1("SELECT sql_error_code, message FROM id_gen_input_error_info('56e1fc72e0c917e9c471416', 'objectid')");
+    auto r =
+        tx.exec1("SELECT sql_error_code, message FROM id_gen_input_error_info('56e1fc72e0c917e9c471416', 'objectid')");
     EXPECT_EQ(r[0].as<std::string>(), "22P02");
     EXPECT_EQ(r[1].as<std::string>(), "invalid input syntax for type objectid: \"56e1fc72e0c917e9c471416\"");
     if (version >= 160000) {
-        auto core = tx.exec1("SELECT sql_error_code, pg_input_is_valid('56E1FC72E0C917E9C4714161', 'objectid') "
-                             "FROM pg_input_error_info('zz', 'objectid')");
+        auto core = tx.exec1(
+            "SELECT sql_error_code, pg_input_is_valid('56E1FC72E0C917E9C4714161', 'objectid') "
+            "FROM pg_input_error_info('zz', 'objectid')");
         EXPECT_EQ(core[0].as<std::string>(), "22P02");
         EXPECT_TRUE(core[1].as<bool>());
     }
     if (version >= 170000) {
         const std::string file = "/tmp/idgen_it_objectid_soft_" + std::to_string(getpid()) + ".txt";
-        tx.exec("COPY (VALUES ('56e1fc72e0c917e9c4714161'), ('56e1fc72e0c917e9c471416'), ('zz'), "
-                "('FFFFFFFFFFFFFFFFFFFFFFFF')) TO '" + file + "'");
+        tx.exec(
+            "COPY (VALUES ('56e1fc72e0c917e9c4714161'), ('56e1fc72e0c917e9c471416'), ('zz'), "
+            "('FFFFFFFFFFFFFFFFFFFFFFFF')) TO '" +
+            file + "'");
         tx.exec("CREATE TABLE t (id objectid)");
         tx.exec("COPY t FROM '" + file + "' WITH (ON_ERROR ignore)");
         std::remove(file.c_str());

@@ -12,8 +12,8 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <fstream>
-#include <sstream>
 #include <pqxx/pqxx>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -36,8 +36,9 @@ std::string one(const std::string& dsn, const std::string& sql) {
 }
 
 // The keys as a superuser sees them (their bytes included), in one line.
-const char* kKeys = "SELECT string_agg(name || ':' || encode(key, 'hex') || ':' || domain || ':' || tweak, ';' ORDER BY name) "
-                    "FROM permute_keys";
+const char* kKeys =
+    "SELECT string_agg(name || ':' || encode(key, 'hex') || ':' || domain || ':' || tweak, ';' ORDER BY name) "
+    "FROM permute_keys";
 
 TEST(Permute, DumpAndRestoreCarryTheKeys) {
     idgen::it::ScratchDb src("it_permute_dump_src");
@@ -46,15 +47,17 @@ TEST(Permute, DumpAndRestoreCarryTheKeys) {
         pqxx::nontransaction tx(c);
         tx.exec("SELECT id_permute_key('orders'), id_permute_key('js', domain => 9007199254740991, tweak => 'js_seq')");
         tx.exec("CREATE SEQUENCE orders_seq");
-        tx.exec("CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT id_permute(nextval('orders_seq'), 'orders'), "
-                "js bigint, n bigint)");
+        tx.exec(
+            "CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT id_permute(nextval('orders_seq'), 'orders'), "
+            "js bigint, n bigint)");
         tx.exec("INSERT INTO orders (n) SELECT g FROM generate_series(1, 300) g");
         tx.exec("UPDATE orders SET js = id_permute(n, 'js')");
     }
     const std::string keys = one(src.dsn(), kKeys);
     ASSERT_NE(keys, "NULL");
 
-    const std::string file = idgen::it::env_or("IDGEN_WORK", "/tmp") + "/permute_dump_" + std::to_string(getpid()) + ".dump";
+    const std::string file =
+        idgen::it::env_or("IDGEN_WORK", "/tmp") + "/permute_dump_" + std::to_string(getpid()) + ".dump";
     ASSERT_EQ(idgen::it::run_pg_tool("pg_dump", conn_args() + " -Fc -f '" + file + "' " + src.name()), 0);
     const std::string dst_name = "it_permute_dump_dst";
     {
@@ -63,14 +66,16 @@ TEST(Permute, DumpAndRestoreCarryTheKeys) {
         tx.exec("DROP DATABASE IF EXISTS " + dst_name + " WITH (FORCE)");
         tx.exec("CREATE DATABASE " + dst_name);
     }
-    const int rc = idgen::it::run_pg_tool("pg_restore", conn_args() + " --exit-on-error -d " + dst_name + " '" + file + "'");
+    const int rc =
+        idgen::it::run_pg_tool("pg_restore", conn_args() + " --exit-on-error -d " + dst_name + " '" + file + "'");
     std::remove(file.c_str());
     ASSERT_EQ(rc, 0);
     const std::string dst = idgen::it::dsn(dst_name);
     // The same keys, byte for byte; every stored ID maps back to its counter value.
     EXPECT_EQ(one(dst, kKeys), keys);
-    EXPECT_EQ(one(dst, "SELECT count(*) FILTER (WHERE id_unpermute(id, 'orders') = n AND id_unpermute(js, 'js') = n) "
-                       "FROM orders"),
+    EXPECT_EQ(one(dst,
+                  "SELECT count(*) FILTER (WHERE id_unpermute(id, 'orders') = n AND id_unpermute(js, 'js') = n) "
+                  "FROM orders"),
               "300");
     // New IDs from the restored sequence under the restored key: unique among the old ones.
     {
@@ -78,7 +83,8 @@ TEST(Permute, DumpAndRestoreCarryTheKeys) {
         pqxx::nontransaction tx(c);
         tx.exec("INSERT INTO orders (n) SELECT g FROM generate_series(301, 600) g");
     }
-    EXPECT_EQ(one(dst, "SELECT count(DISTINCT id) || ' ' || bool_and(id_unpermute(id, 'orders') = n) FROM orders"), "600 true");
+    EXPECT_EQ(one(dst, "SELECT count(DISTINCT id) || ' ' || bool_and(id_unpermute(id, 'orders') = n) FROM orders"),
+              "600 true");
     pqxx::connection admin(idgen::it::dsn());
     pqxx::nontransaction tx(admin);
     tx.exec("DROP DATABASE IF EXISTS " + dst_name + " WITH (FORCE)");
@@ -95,8 +101,9 @@ TEST(Permute, DumpByARoleThatCannotReadTheKeysFails) {
         tx.exec("CREATE ROLE it_permute_dumper LOGIN");
     }
     const std::string file = idgen::it::env_or("IDGEN_WORK", "/tmp") + "/permute_role_" + std::to_string(getpid());
-    const std::string args = "-h '" + idgen::it::env_or("PGHOST", "/tmp") + "' -p " + idgen::it::env_or("PGPORT", "5432") +
-                             " -U it_permute_dumper -f '" + file + ".sql' " + db.name() + " 2>'" + file + ".err'";
+    const std::string args = "-h '" + idgen::it::env_or("PGHOST", "/tmp") + "' -p " +
+                             idgen::it::env_or("PGPORT", "5432") + " -U it_permute_dumper -f '" + file + ".sql' " +
+                             db.name() + " 2>'" + file + ".err'";
     const int rc = idgen::it::run_pg_tool("pg_dump", args);
     std::string err;
     if (FILE* f = std::fopen((file + ".err").c_str(), "r")) {
@@ -122,8 +129,9 @@ TEST(Permute, ConcurrentDefaultsNeverCollide) {
         pqxx::nontransaction tx(c);
         tx.exec("SELECT id_permute_key('orders', domain => 1000000)");
         tx.exec("CREATE SEQUENCE orders_seq MAXVALUE 1000000");
-        tx.exec("CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT id_permute(nextval('orders_seq'), 'orders'), "
-                "conn int)");
+        tx.exec(
+            "CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT id_permute(nextval('orders_seq'), 'orders'), "
+            "conn int)");
     }
     constexpr int kConns = 8, kRows = 2000, kBatches = 10;
     std::vector<std::string> errors(kConns);
@@ -144,8 +152,9 @@ TEST(Permute, ConcurrentDefaultsNeverCollide) {
     for (auto& t : threads) t.join();
     for (int i = 0; i < kConns; ++i) EXPECT_EQ(errors[i], "") << "connection " << i;
     // The primary key already refuses a duplicate; the IDs map back to exactly the sequence's values.
-    EXPECT_EQ(one(db.dsn(), "SELECT count(*) || ' ' || count(DISTINCT id) || ' ' || min(id_unpermute(id, 'orders')) || ' ' || "
-                            "max(id_unpermute(id, 'orders')) || ' ' || count(DISTINCT id_unpermute(id, 'orders')) FROM orders"),
+    EXPECT_EQ(one(db.dsn(),
+                  "SELECT count(*) || ' ' || count(DISTINCT id) || ' ' || min(id_unpermute(id, 'orders')) || ' ' || "
+                  "max(id_unpermute(id, 'orders')) || ' ' || count(DISTINCT id_unpermute(id, 'orders')) FROM orders"),
               "16000 16000 1 16000 16000");
     EXPECT_EQ(one(db.dsn(), "SELECT min(id) >= 1 AND max(id) <= 1000000 FROM orders"), "t");
 }
@@ -308,7 +317,8 @@ long count_in_private_memory(int pid, const std::string& needle) {
 
 std::string unhex(const std::string& hex) {
     std::string out;
-    for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+    for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+        out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
     return out;
 }
 
@@ -319,7 +329,8 @@ TEST(Permute, DeletedKeyIsWipedFromMemoryWhenTheInvalidationIsProcessed) {
     pqxx::connection a(db.dsn()), b(db.dsn());
     pqxx::nontransaction tb(b);
     tb.exec("SELECT id_permute_key('k')");
-    const std::string key = unhex(tb.exec1("SELECT encode(key, 'hex') FROM permute_keys WHERE name = 'k'").at(0).c_str());
+    const std::string key =
+        unhex(tb.exec1("SELECT encode(key, 'hex') FROM permute_keys WHERE name = 'k'").at(0).c_str());
     ASSERT_EQ(key.size(), 16u);
     pqxx::nontransaction ta(a);
     const int pid = ta.exec1("SELECT pg_backend_pid()").at(0).as<int>();
@@ -369,7 +380,8 @@ TEST(Permute, ConstraintFailuresNeverPrintTheKey) {
         {"UPDATE permute_keys SET tweak = NULL", "23502"},
         {"UPDATE permute_keys SET created_at = NULL", "23502"},
         {"INSERT INTO permute_keys (name, key, domain, tweak) SELECT 'k2', key, 10, 'k2' FROM permute_keys", "23514"},
-        {"INSERT INTO permute_keys (name, key, domain, tweak) SELECT 'k2', key, domain, NULL FROM permute_keys", "23502"},
+        {"INSERT INTO permute_keys (name, key, domain, tweak) SELECT 'k2', key, domain, NULL FROM permute_keys",
+         "23502"},
     };
     for (const auto& [sql, state] : bad) {
         try {
@@ -383,7 +395,8 @@ TEST(Permute, ConstraintFailuresNeverPrintTheKey) {
         }
     }
     // The key is unchanged, and the server log (errors with their DETAIL) holds none of its bytes.
-    EXPECT_EQ(one(db.dsn(), "SELECT encode(key, 'hex') || ' ' || domain FROM permute_keys"), hex + " 9223372036854775807");
+    EXPECT_EQ(one(db.dsn(), "SELECT encode(key, 'hex') || ' ' || domain FROM permute_keys"),
+              hex + " 9223372036854775807");
     tx.exec("SELECT pg_catalog.pg_sleep(0.2)");  // the logging collector is not involved: stderr to the file
     const std::string log = read_file(log_path).substr(log_start);
     EXPECT_NE(log.find("permute_keys"), std::string::npos) << "the errors should be in the server log";
@@ -397,8 +410,9 @@ TEST(Permute, ParallelWorkersComputeWhatTheLeaderDoes) {
     tx.exec("SELECT id_permute_key('p')");
     tx.exec("CREATE TABLE t AS SELECT g::bigint AS n FROM generate_series(1, 200000) g");
     tx.exec("ANALYZE t");
-    const std::string q = "SELECT sum(id_permute(n, 'p') % 1000003) || ' ' || count(DISTINCT id_permute(n, 'p') % 1000003) FROM t "
-                          "WHERE id_permute(n, 'p') % 2 = 0";
+    const std::string q =
+        "SELECT sum(id_permute(n, 'p') % 1000003) || ' ' || count(DISTINCT id_permute(n, 'p') % 1000003) FROM t "
+        "WHERE id_permute(n, 'p') % 2 = 0";
     tx.exec("SET max_parallel_workers_per_gather = 0");
     const std::string serial = tx.exec1(q).at(0).c_str();
     tx.exec("SET max_parallel_workers_per_gather = 2");
@@ -426,8 +440,9 @@ TEST(Permute, AesNiAndOpenSslAgreeAndRunsFollowTheKey) {
     in_b("SELECT id_permute_key('k')");
     in_b("SELECT id_permute_key('small', domain => 1000000)");
     pqxx::nontransaction tx(a);
-    const std::string in_order = "FROM generate_series(1, 300) g", out_of_order = "FROM (SELECT (g * 7919) % 1000 + 1 AS g "
-                                                                                 "FROM generate_series(1, 300) g) s";
+    const std::string in_order = "FROM generate_series(1, 300) g", out_of_order =
+                                                                       "FROM (SELECT (g * 7919) % 1000 + 1 AS g "
+                                                                       "FROM generate_series(1, 300) g) s";
     auto values = [&](const std::string& call, const std::string& from) {
         return std::string(tx.exec1("SELECT string_agg(g || ':' || " + call + ", ',') " + from).at(0).c_str());
     };
@@ -436,7 +451,9 @@ TEST(Permute, AesNiAndOpenSslAgreeAndRunsFollowTheKey) {
     std::vector<std::string> fast;
     for (const auto& c : calls)
         for (const auto& f : {in_order, out_of_order}) fast.push_back(values(c, f));
-    EXPECT_EQ(tx.exec1("SELECT bool_and(id_unpermute(id_permute(g, 'small'), 'small') = g) " + in_order).at(0).as<bool>(), true);
+    EXPECT_EQ(
+        tx.exec1("SELECT bool_and(id_unpermute(id_permute(g, 'small'), 'small') = g) " + in_order).at(0).as<bool>(),
+        true);
     tx.exec("SET id_gen.permute_aes_ni = off");
     std::size_t k = 0;
     for (const auto& c : calls)

@@ -59,14 +59,14 @@ public:
         try {
             exec(dsn_of("postgres"), "DROP DATABASE IF EXISTS " + db_ + " WITH (FORCE)");
             exec(dsn_of("postgres"), "DROP ROLE IF EXISTS " + role_);
-        } catch (...) {
-        }
+        } catch (...) {}
     }
     OwnedDb(const OwnedDb&) = delete;
     OwnedDb& operator=(const OwnedDb&) = delete;
     [[nodiscard]] std::string dsn(const std::string& user = "postgres") const { return dsn_of(db_, user); }
     [[nodiscard]] bool role_is_superuser() const {
-        return one_text(dsn_of("postgres"), "SELECT rolsuper::text FROM pg_roles WHERE rolname = '" + role_ + "'") == "true";
+        return one_text(dsn_of("postgres"), "SELECT rolsuper::text FROM pg_roles WHERE rolname = '" + role_ + "'") ==
+               "true";
     }
 
 private:
@@ -75,8 +75,9 @@ private:
 
 TEST(PrefixTrust, OwnerOfPublicCannotBecomeSuperuser) {
     OwnedDb db("it_ptrust_mallory", "it_ptrust_db");
-    exec(db.dsn(), "SELECT prefix_register('usr', 'users');"
-                   "CREATE TABLE users (id text PRIMARY KEY DEFAULT gen_prefixed('usr'), name text)");
+    exec(db.dsn(),
+         "SELECT prefix_register('usr', 'users');"
+         "CREATE TABLE users (id text PRIMARY KEY DEFAULT gen_prefixed('usr'), name text)");
     // The database owner, logged in as itself: public is its schema (pg_database_owner).
     exec(db.dsn("it_ptrust_mallory"),
          "ALTER SCHEMA public RENAME TO hidden; CREATE SCHEMA public;"
@@ -100,11 +101,13 @@ TEST(PrefixTrust, OwnerOfPublicCannotBecomeSuperuser) {
     EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT hidden.prefix_register('acct', 'other')"), "42710");
     EXPECT_FALSE(db.role_is_superuser());
     EXPECT_EQ(one_text(db.dsn(), "SELECT hidden.prefix_owner('acct')"), "accounts");
-    EXPECT_EQ(one_text(db.dsn(), "SELECT string_agg(prefix || '=' || owner, ',' ORDER BY prefix) FROM hidden.prefix_registry"),
+    EXPECT_EQ(one_text(db.dsn(),
+                       "SELECT string_agg(prefix || '=' || owner, ',' ORDER BY prefix) FROM hidden.prefix_registry"),
               "acct=accounts,usr=users");
     exec(db.dsn(), "INSERT INTO hidden.users (name) SELECT 'u' || n FROM generate_series(1, 500) n");
     EXPECT_FALSE(db.role_is_superuser());
-    EXPECT_EQ(one_text(db.dsn(), "SELECT count(DISTINCT hidden.prefixed_parse('usr', id))::text FROM hidden.users"), "500");
+    EXPECT_EQ(one_text(db.dsn(), "SELECT count(DISTINCT hidden.prefixed_parse('usr', id))::text FROM hidden.users"),
+              "500");
     EXPECT_EQ(one_text(db.dsn(), "SELECT hidden.prefix_unregister('acct')::text"), "true");
     EXPECT_FALSE(db.role_is_superuser());
     EXPECT_EQ(one_text(db.dsn(), "SELECT count(*)::text FROM public.prefix_registry"), "0");
@@ -214,8 +217,9 @@ TEST(PrefixTrust, CachedPrefixesFollowOtherSessions) {
         EXPECT_EQ(state_on(tx, gen), "42704");
     }
     warm();
-    other("SET session_replication_role = replica; DELETE FROM prefix_registry WHERE prefix = 'cachep'; "
-               "RESET session_replication_role");
+    other(
+        "SET session_replication_role = replica; DELETE FROM prefix_registry WHERE prefix = 'cachep'; "
+        "RESET session_replication_role");
     {
         pqxx::nontransaction tx(a);
         EXPECT_EQ(state_on(tx, gen), "42704");
@@ -252,12 +256,13 @@ TEST(PrefixTrust, ARunningDoBlockSeesAnotherSessionsUnregistration) {
     std::string state = "not run";
     std::thread block([&] {
         pqxx::nontransaction tx(a);
-        state = state_on(tx, "DO $$ DECLARE n int; t0 timestamptz := clock_timestamp(); BEGIN "
-                             "PERFORM gen_prefixed('dop'); "
-                             "LOOP SELECT count(*) INTO n FROM prefix_registry WHERE prefix = 'dop'; EXIT WHEN n = 0; "
-                             "IF clock_timestamp() > t0 + interval '20 s' THEN RAISE 'the row never went'; END IF; "
-                             "PERFORM gen_prefixed('dop'); END LOOP; "
-                             "PERFORM gen_prefixed('dop'); END $$");
+        state = state_on(tx,
+                         "DO $$ DECLARE n int; t0 timestamptz := clock_timestamp(); BEGIN "
+                         "PERFORM gen_prefixed('dop'); "
+                         "LOOP SELECT count(*) INTO n FROM prefix_registry WHERE prefix = 'dop'; EXIT WHEN n = 0; "
+                         "IF clock_timestamp() > t0 + interval '20 s' THEN RAISE 'the row never went'; END IF; "
+                         "PERFORM gen_prefixed('dop'); END LOOP; "
+                         "PERFORM gen_prefixed('dop'); END $$");
     });
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     {
@@ -277,7 +282,8 @@ TEST(PrefixTrust, ACursorFollowsTheExtensionReinstalledInItsTransaction) {
     pqxx::connection c(idgen::it::dsn("it_ptrust_cursor"));
     pqxx::nontransaction tx(c);
     tx.exec("SELECT prefix_register('curs', 'cursor test')");
-    const std::string open = "BEGIN; DECLARE c CURSOR FOR SELECT gen_prefixed('curs') AS id FROM generate_series(1, 10)";
+    const std::string open =
+        "BEGIN; DECLARE c CURSOR FOR SELECT gen_prefixed('curs') AS id FROM generate_series(1, 10)";
     tx.exec(open);
     EXPECT_EQ(tx.exec("FETCH 1 FROM c")[0][0].as<std::string>().substr(0, 5), "curs_");
     tx.exec("DROP EXTENSION id_gen CASCADE; CREATE EXTENSION id_gen");
@@ -285,7 +291,8 @@ TEST(PrefixTrust, ACursorFollowsTheExtensionReinstalledInItsTransaction) {
     tx.exec("ROLLBACK");
     tx.exec(open);
     EXPECT_EQ(tx.exec("FETCH 1 FROM c")[0][0].as<std::string>().substr(0, 5), "curs_");
-    tx.exec("DROP EXTENSION id_gen CASCADE; CREATE EXTENSION id_gen; SELECT prefix_register('curs', 'cursor test, again')");
+    tx.exec(
+        "DROP EXTENSION id_gen CASCADE; CREATE EXTENSION id_gen; SELECT prefix_register('curs', 'cursor test, again')");
     EXPECT_EQ(tx.exec("FETCH 1 FROM c")[0][0].as<std::string>().substr(0, 5), "curs_");
     tx.exec("COMMIT");
     EXPECT_EQ(tx.exec("SELECT prefix_owner('curs')")[0][0].as<std::string>(), "cursor test, again");
@@ -309,10 +316,11 @@ TEST(PrefixTrust, PrivilegeCacheFollowsRolesAndGrants) {
         pqxx::nontransaction tx(a);
         return state_on(tx, sql);
     };
-    other("DROP ROLE IF EXISTS it_ptrust_acl_app; DROP ROLE IF EXISTS it_ptrust_acl_readers; "
-          "DROP ROLE IF EXISTS it_ptrust_acl_definer; "
-          "CREATE ROLE it_ptrust_acl_app; CREATE ROLE it_ptrust_acl_readers; CREATE ROLE it_ptrust_acl_definer; "
-          "SELECT prefix_register('aclp', 'acl_test')");
+    other(
+        "DROP ROLE IF EXISTS it_ptrust_acl_app; DROP ROLE IF EXISTS it_ptrust_acl_readers; "
+        "DROP ROLE IF EXISTS it_ptrust_acl_definer; "
+        "CREATE ROLE it_ptrust_acl_app; CREATE ROLE it_ptrust_acl_readers; CREATE ROLE it_ptrust_acl_definer; "
+        "SELECT prefix_register('aclp', 'acl_test')");
 
     // As the role, through PUBLIC's grant: a REVOKE is refused inside the open transaction that
     // used the cached answer, and a GRANT is seen by the next transaction.
@@ -343,9 +351,10 @@ TEST(PrefixTrust, PrivilegeCacheFollowsRolesAndGrants) {
 
     // A SECURITY DEFINER function of a role that may read the registry, called by one that may not,
     // in one transaction, in both orders.
-    other("GRANT SELECT ON prefix_registry TO it_ptrust_acl_definer; "
-          "CREATE FUNCTION acl_gen() RETURNS text LANGUAGE sql SECURITY DEFINER SET search_path = public "
-          "AS $$ SELECT gen_prefixed('aclp') $$; ALTER FUNCTION acl_gen() OWNER TO it_ptrust_acl_definer");
+    other(
+        "GRANT SELECT ON prefix_registry TO it_ptrust_acl_definer; "
+        "CREATE FUNCTION acl_gen() RETURNS text LANGUAGE sql SECURITY DEFINER SET search_path = public "
+        "AS $$ SELECT gen_prefixed('aclp') $$; ALTER FUNCTION acl_gen() OWNER TO it_ptrust_acl_definer");
     ASSERT_EQ(as_a("SET ROLE it_ptrust_acl_app"), "");
     {
         pqxx::work tx(a);
@@ -383,9 +392,10 @@ TEST(PrefixTrust, PrivilegeCacheFollowsRolesAndGrants) {
         EXPECT_EQ(state_on(tx, gen), "42501");
     }
     ASSERT_EQ(as_a("RESET ROLE"), "");
-    other("GRANT SELECT ON prefix_registry TO PUBLIC; DROP FUNCTION acl_gen(); "
-          "REVOKE ALL ON prefix_registry FROM it_ptrust_acl_readers, it_ptrust_acl_definer; "
-          "DROP ROLE it_ptrust_acl_app; DROP ROLE it_ptrust_acl_readers; DROP ROLE it_ptrust_acl_definer");
+    other(
+        "GRANT SELECT ON prefix_registry TO PUBLIC; DROP FUNCTION acl_gen(); "
+        "REVOKE ALL ON prefix_registry FROM it_ptrust_acl_readers, it_ptrust_acl_definer; "
+        "DROP ROLE it_ptrust_acl_app; DROP ROLE it_ptrust_acl_readers; DROP ROLE it_ptrust_acl_definer");
 }
 
 // Index scans of the registry's primary key by `n` calls of gen_prefixed(`prefix`) in one
@@ -395,7 +405,9 @@ int registry_reads(pqxx::connection& c, const std::string& prefix, int n) {
     const std::string scans = "SELECT pg_stat_get_xact_numscans('prefix_registry_pkey'::regclass)";
     const int before = tx.exec1(scans)[0].as<int>();
     EXPECT_EQ(tx.exec1("SELECT count(DISTINCT gen_prefixed('" + prefix + "')) FROM generate_series(1, " +
-                       std::to_string(n) + ")")[0].as<int>(), n);
+                       std::to_string(n) + ")")[0]
+                  .as<int>(),
+              n);
     const int after = tx.exec1(scans)[0].as<int>();
     tx.commit();
     return after - before;
@@ -448,7 +460,8 @@ TEST(PrefixTrust, CacheUnusedUnlessTriggersFireAlways) {
     idgen::it::ScratchDb db("it_ptrust_trig");
     CacheSessions s(db.dsn());
     const std::string del = "DELETE FROM prefix_registry WHERE prefix = 'cachep'";
-    const std::string as_replica = "SET session_replication_role = replica; " + del + "; RESET session_replication_role";
+    const std::string as_replica =
+        "SET session_replication_role = replica; " + del + "; RESET session_replication_role";
     const struct {
         const char* alter;
         std::string change;
@@ -467,8 +480,9 @@ TEST(PrefixTrust, CacheUnusedUnlessTriggersFireAlways) {
         s.other(c.change);
         EXPECT_EQ(s.gen(), "42704") << "an unregistered prefix was served from the cache";
 
-        s.other("ALTER TABLE prefix_registry ENABLE ALWAYS TRIGGER prefix_registry_changed, "
-                "ENABLE ALWAYS TRIGGER prefix_registry_row_changed");
+        s.other(
+            "ALTER TABLE prefix_registry ENABLE ALWAYS TRIGGER prefix_registry_changed, "
+            "ENABLE ALWAYS TRIGGER prefix_registry_row_changed");
         EXPECT_LE(s.warm(), 1) << "the cache is not used with both triggers ALWAYS";
         s.other(c.change);
         EXPECT_EQ(s.gen(), "42704");
@@ -481,9 +495,10 @@ TEST(PrefixTrust, CacheUnusedUnlessTriggersFireAlways) {
     EXPECT_EQ(s.warm(), 10);
     s.other(del);
     EXPECT_EQ(s.gen(), "42704");
-    s.other("CREATE TRIGGER prefix_registry_row_changed AFTER INSERT OR UPDATE OR DELETE ON prefix_registry "
-            "FOR EACH ROW EXECUTE FUNCTION prefix_registry_changed();"
-            "ALTER TABLE prefix_registry ENABLE ALWAYS TRIGGER prefix_registry_row_changed");
+    s.other(
+        "CREATE TRIGGER prefix_registry_row_changed AFTER INSERT OR UPDATE OR DELETE ON prefix_registry "
+        "FOR EACH ROW EXECUTE FUNCTION prefix_registry_changed();"
+        "ALTER TABLE prefix_registry ENABLE ALWAYS TRIGGER prefix_registry_row_changed");
     EXPECT_LE(s.warm(), 1);
     s.other(del);
     EXPECT_EQ(s.gen(), "42704");
@@ -494,17 +509,18 @@ TEST(PrefixTrust, CacheUnusedUnlessTriggersFireAlways) {
 // call, which trusts the cache, takes it again and holds it to the end of the transaction.
 TEST(PrefixTrust, EveryTransactionUsingTheCacheHoldsTheLock) {
     idgen::it::ScratchDb db("it_ptrust_lock");
-    exec(db.dsn(), "SELECT prefix_register('acct', 'accounts');"
-                   "CREATE FUNCTION lock_probe() RETURNS int LANGUAGE plpgsql AS $$ "
-                   "DECLARE v text; n int; BEGIN "
-                   "  FOR i IN 1..3 LOOP "
-                   "    BEGIN v := gen_prefixed('acct'); "
-                   "      IF i < 3 THEN RAISE EXCEPTION 'undo'; END IF; "
-                   "    EXCEPTION WHEN raise_exception THEN NULL; END; "
-                   "  END LOOP; "
-                   "  SELECT count(*) INTO n FROM pg_locks WHERE locktype = 'relation' AND granted "
-                   "    AND relation = 'prefix_registry'::regclass AND pid = pg_backend_pid(); "
-                   "  RETURN n; END $$");
+    exec(db.dsn(),
+         "SELECT prefix_register('acct', 'accounts');"
+         "CREATE FUNCTION lock_probe() RETURNS int LANGUAGE plpgsql AS $$ "
+         "DECLARE v text; n int; BEGIN "
+         "  FOR i IN 1..3 LOOP "
+         "    BEGIN v := gen_prefixed('acct'); "
+         "      IF i < 3 THEN RAISE EXCEPTION 'undo'; END IF; "
+         "    EXCEPTION WHEN raise_exception THEN NULL; END; "
+         "  END LOOP; "
+         "  SELECT count(*) INTO n FROM pg_locks WHERE locktype = 'relation' AND granted "
+         "    AND relation = 'prefix_registry'::regclass AND pid = pg_backend_pid(); "
+         "  RETURN n; END $$");
     pqxx::connection a(db.dsn()), b(db.dsn());
     pqxx::work tx(a);
     EXPECT_EQ(tx.exec1("SELECT lock_probe()")[0].as<int>(), 1) << "the registry is not locked";

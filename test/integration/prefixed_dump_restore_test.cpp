@@ -22,8 +22,13 @@ std::string registry(const std::string& dsn) {
 std::string accounts(const std::string& dsn) {
     pqxx::connection c(dsn);
     pqxx::nontransaction tx(c);
-    return tx.exec1("SELECT count(*) || ':' || md5(string_agg(prefixed_format('acct', id) || name || n::text, ',' ORDER BY id)) "
-                    "FROM accounts").at(0).c_str();
+    return tx
+        .exec1(
+            "SELECT count(*) || ':' || md5(string_agg(prefixed_format('acct', id) || name || n::text, ',' ORDER BY "
+            "id)) "
+            "FROM accounts")
+        .at(0)
+        .c_str();
 }
 
 TEST(PrefixedDumpRestore, RegistryAndIdsSurvive) {
@@ -31,19 +36,23 @@ TEST(PrefixedDumpRestore, RegistryAndIdsSurvive) {
     {
         pqxx::connection c(src.dsn());
         pqxx::nontransaction tx(c);
-        tx.exec("SELECT prefix_register('acct', 'accounts'), prefix_register('usr', 'public.users'), "
-                "prefix_register('inv2', 'invoices')");
-        tx.exec("CREATE TABLE accounts (id uuid PRIMARY KEY DEFAULT gen_uuidv7(), name text, n base36_64, b base36_128)");
-        tx.exec("INSERT INTO accounts (name, n, b) SELECT 'a' || g, g::bigint::base36_64, gen_random_uuid()::base36_128 "
-                "FROM generate_series(1, 500) g");
+        tx.exec(
+            "SELECT prefix_register('acct', 'accounts'), prefix_register('usr', 'public.users'), "
+            "prefix_register('inv2', 'invoices')");
+        tx.exec(
+            "CREATE TABLE accounts (id uuid PRIMARY KEY DEFAULT gen_uuidv7(), name text, n base36_64, b base36_128)");
+        tx.exec(
+            "INSERT INTO accounts (name, n, b) SELECT 'a' || g, g::bigint::base36_64, gen_random_uuid()::base36_128 "
+            "FROM generate_series(1, 500) g");
     }
     const std::string before = registry(src.dsn());
     const std::string rows_before = accounts(src.dsn());
     ASSERT_EQ(before, "acct=accounts;inv2=invoices;usr=public.users;");
 
-    const std::string file = idgen::it::env_or("IDGEN_WORK", "/tmp") + "/prefixed_dump_" + std::to_string(getpid()) + ".dump";
-    const std::string conn = "-h '" + idgen::it::env_or("PGHOST", "/tmp") + "' -p " + idgen::it::env_or("PGPORT", "5432") +
-                             " -U " + idgen::it::env_or("PGUSER", "postgres");
+    const std::string file =
+        idgen::it::env_or("IDGEN_WORK", "/tmp") + "/prefixed_dump_" + std::to_string(getpid()) + ".dump";
+    const std::string conn = "-h '" + idgen::it::env_or("PGHOST", "/tmp") + "' -p " +
+                             idgen::it::env_or("PGPORT", "5432") + " -U " + idgen::it::env_or("PGUSER", "postgres");
     ASSERT_EQ(idgen::it::run_pg_tool("pg_dump", conn + " -Fc -f '" + file + "' " + src.name()), 0);
 
     // Restore into an empty database: the dump itself creates the extension, then loads the rows.

@@ -44,8 +44,10 @@ std::string sqlstate_of(pqxx::connection& c, const std::string& sql, std::string
 // issuing from the whole field), and no ID may repeat.
 void grant_while_issuing(const Cluster& c, const std::string& dbname) {
     Db db(c, dbname);
-    exec_admin(c, "CREATE SCHEMA shard_7; SELECT create_shard(7, 'shard_7'); "
-                  "CREATE UNLOGGED TABLE a_ids (id bigint); CREATE UNLOGGED TABLE c_ids (id bigint)", db.name());
+    exec_admin(c,
+               "CREATE SCHEMA shard_7; SELECT create_shard(7, 'shard_7'); "
+               "CREATE UNLOGGED TABLE a_ids (id bigint); CREATE UNLOGGED TABLE c_ids (id bigint)",
+               db.name());
 
     pqxx::connection a(db.dsn());
     pqxx::nontransaction ta(a);
@@ -63,7 +65,8 @@ void grant_while_issuing(const Cluster& c, const std::string& dbname) {
             tb.exec("SET lock_timeout = '60s'");
             tb.exec("INSERT INTO shard_blocks (shard, node_id, seq_lo, seq_bits, valid_from) VALUES (7, " +
                     std::to_string(c.number) +
-                    ", 0, 10, clock_timestamp() + interval '200 ms' + coalesce(current_setting('id_gen.max_run_ahead', true), '1s')::interval)");
+                    ", 0, 10, clock_timestamp() + interval '200 ms' + coalesce(current_setting('id_gen.max_run_ahead', "
+                    "true), '1s')::interval)");
             granted_before_commit = !a_committed.load();
         } catch (const std::exception& e) {
             grant_error = e.what();
@@ -78,7 +81,8 @@ void grant_while_issuing(const Cluster& c, const std::string& dbname) {
             pqxx::nontransaction tc(cc);
             // Wait for the block to be valid by the server's clock.
             for (int i = 0; i < 1000; ++i) {
-                if (tc.exec("SELECT clock_timestamp() > valid_from FROM shard_blocks WHERE shard = 7")[0][0].as<bool>()) break;
+                if (tc.exec("SELECT clock_timestamp() > valid_from FROM shard_blocks WHERE shard = 7")[0][0].as<bool>())
+                    break;
                 std::this_thread::sleep_for(20ms);
             }
             tc.exec("INSERT INTO c_ids SELECT shard_7.next_id() FROM generate_series(1, 300000)");
@@ -91,8 +95,9 @@ void grant_while_issuing(const Cluster& c, const std::string& dbname) {
     // invalidations on its own: only the lock makes the grant wait).
     std::string a_error;
     try {
-        ta.exec("INSERT INTO a_ids SELECT shard_7.next_id() FROM (WITH RECURSIVE t(i) AS (SELECT 1 UNION ALL "
-                "SELECT i + 1 FROM t WHERE clock_timestamp() < statement_timestamp() + interval '3 s') SELECT i FROM t) s");
+        ta.exec(
+            "INSERT INTO a_ids SELECT shard_7.next_id() FROM (WITH RECURSIVE t(i) AS (SELECT 1 UNION ALL "
+            "SELECT i + 1 FROM t WHERE clock_timestamp() < statement_timestamp() + interval '3 s') SELECT i FROM t) s");
         a_committed = true;
         ta.exec("COMMIT");
     } catch (const std::exception& e) {
@@ -130,7 +135,8 @@ TEST(ShardCache, BlockGrantedWhileIssuingWaitsAndNothingRepeatsWithoutPreload) {
 TEST(ShardCache, ReplicaModeChangesReachWarmSessions) {
     const Cluster c = idgen::it::main_cluster();
     Db db(c, "shard_cache_replica");
-    exec_admin(c, "CREATE SCHEMA s8; SELECT create_shard(8, 's8'); CREATE SCHEMA s9; SELECT create_shard(9, 's9')", db.name());
+    exec_admin(c, "CREATE SCHEMA s8; SELECT create_shard(8, 's8'); CREATE SCHEMA s9; SELECT create_shard(9, 's9')",
+               db.name());
     pqxx::connection warm(db.dsn());
     EXPECT_GT(one_int(warm, "SELECT s8.next_id()"), 0);
     EXPECT_GT(one_int(warm, "SELECT s9.next_id()"), 0);
@@ -161,8 +167,10 @@ TEST(ShardCache, ReplicaModeChangesReachWarmSessions) {
 TEST(ShardCache, UnrelatedInvalidationsKeepThreeHundredShardsCached) {
     const Cluster c = idgen::it::main_cluster();
     Db db(c, "shard_cache_many");
-    exec_admin(c, "DO $$ BEGIN FOR i IN 1..300 LOOP EXECUTE format('CREATE SCHEMA m%s', i); "
-                  "PERFORM create_shard(i, 'm' || i); END LOOP; END $$", db.name());
+    exec_admin(c,
+               "DO $$ BEGIN FOR i IN 1..300 LOOP EXECUTE format('CREATE SCHEMA m%s', i); "
+               "PERFORM create_shard(i, 'm' || i); END LOOP; END $$",
+               db.name());
     // The statistics of the new rows now, not by autovacuum between the two rounds below (new
     // statistics of a table invalidate its relcache entry, which empties the cache, as it must).
     exec_admin(c, "VACUUM ANALYZE shard_registry, shard_blocks", db.name());
@@ -189,14 +197,16 @@ TEST(ShardCache, UnrelatedInvalidationsKeepThreeHundredShardsCached) {
     }
     pqxx::connection warm(db.dsn());
     EXPECT_EQ(one_int(warm, calls), 300);
-    exec_admin(c, "CREATE TABLE unrelated (x int); ALTER TABLE unrelated ADD COLUMN y int; "
-                  "CREATE FUNCTION unrelated_fn() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+    exec_admin(c,
+               "CREATE TABLE unrelated (x int); ALTER TABLE unrelated ADD COLUMN y int; "
+               "CREATE FUNCTION unrelated_fn() RETURNS int LANGUAGE sql AS 'SELECT 1'",
                db.name());
     // Scans of the shard tables by the calls of one transaction (the counters a session has not
     // reported yet carry over between transactions: the difference counts).
     pqxx::nontransaction t(warm);
-    const std::string scans_sql = "SELECT pg_stat_get_xact_numscans('shard_registry'::regclass) + "
-                                  "pg_stat_get_xact_numscans('shard_blocks'::regclass)";
+    const std::string scans_sql =
+        "SELECT pg_stat_get_xact_numscans('shard_registry'::regclass) + "
+        "pg_stat_get_xact_numscans('shard_blocks'::regclass)";
     const auto scans_of_calls = [&] {
         t.exec("BEGIN");
         const long long before = t.exec(scans_sql)[0][0].as<long long>();
@@ -208,8 +218,10 @@ TEST(ShardCache, UnrelatedInvalidationsKeepThreeHundredShardsCached) {
     EXPECT_EQ(scans_of_calls(), 0) << "the warm session read the shard tables again";
     // A change to one shard's function drops that shard only: one scan of the registry (its blocks
     // are read through the primary key of shard_blocks, counted on the index).
-    exec_admin(c, "CREATE OR REPLACE FUNCTION m5.next_id() RETURNS bigint LANGUAGE c VOLATILE PARALLEL UNSAFE "
-                  "AS '$libdir/id_gen', 'shard_next_id'", db.name());
+    exec_admin(c,
+               "CREATE OR REPLACE FUNCTION m5.next_id() RETURNS bigint LANGUAGE c VOLATILE PARALLEL UNSAFE "
+               "AS '$libdir/id_gen', 'shard_next_id'",
+               db.name());
     EXPECT_EQ(scans_of_calls(), 1);
     EXPECT_EQ(scans_of_calls(), 0);
 }
@@ -222,9 +234,12 @@ TEST(ShardCache, UnrelatedInvalidationsKeepThreeHundredShardsCached) {
 TEST(ShardCache, InvalidationsDuringLookupsKeepTheBlock) {
     const Cluster c = idgen::it::main_cluster();
     Db db(c, "shard_cache_inval_race");
-    exec_admin(c, "CREATE SCHEMA shard_7; SELECT create_shard(7, 'shard_7'); "
-                  "INSERT INTO shard_blocks VALUES (7, " + std::to_string(c.number) + ", 512, 9, now() - interval '1 minute'); "
-                  "DROP ROLE IF EXISTS shard_cache_reader; CREATE ROLE shard_cache_reader",
+    exec_admin(c,
+               "CREATE SCHEMA shard_7; SELECT create_shard(7, 'shard_7'); "
+               "INSERT INTO shard_blocks VALUES (7, " +
+                   std::to_string(c.number) +
+                   ", 512, 9, now() - interval '1 minute'); "
+                   "DROP ROLE IF EXISTS shard_cache_reader; CREATE ROLE shard_cache_reader",
                db.name());
     std::atomic<bool> stop{false};
     std::string churn_error;
@@ -323,7 +338,8 @@ TEST(ShardCache, OpenTransactionsHoldUpChangesAsTheReadmeSays) {
     std::this_thread::sleep_for(300ms);
     const std::string second = state(t2, "SELECT drop_shard(10)");
     other.join();
-    EXPECT_TRUE((first == "40P01") != (second == "40P01")) << "drop_shard(11): '" << first << "', drop_shard(10): '" << second << "'";
+    EXPECT_TRUE((first == "40P01") != (second == "40P01"))
+        << "drop_shard(11): '" << first << "', drop_shard(10): '" << second << "'";
     EXPECT_TRUE(first == "" || second == "") << first << " / " << second;
     t1.exec("ROLLBACK");
     t2.exec("ROLLBACK");
@@ -367,25 +383,27 @@ TEST(ShardCache, PlantedShardBlocksIsIgnored) {
         ~Drop() {
             try {
                 exec_admin(c, "DROP DATABASE IF EXISTS shard_cache_planted WITH (FORCE)");
-            } catch (...) {
-            }
+            } catch (...) {}
         }
     } drop{c};
     exec_admin(c, "CREATE EXTENSION id_gen VERSION '0.1.0'; CREATE SCHEMA s3; SELECT create_shard(3, 's3')",
                "shard_cache_planted");
-    exec_admin(c, "CREATE TABLE public.shard_blocks (shard int4, node_id int4, seq_lo int4, seq_bits int4, "
-                  "valid_from timestamptz) PARTITION BY LIST (shard)",
+    exec_admin(c,
+               "CREATE TABLE public.shard_blocks (shard int4, node_id int4, seq_lo int4, seq_bits int4, "
+               "valid_from timestamptz) PARTITION BY LIST (shard)",
                "shard_cache_planted");
     pqxx::connection conn(c.dsn("shard_cache_planted"));
     EXPECT_GT(one_int(conn, "SELECT s3.next_id()"), 0);
-    exec_admin(c, "DROP TABLE public.shard_blocks; CREATE TABLE public.shard_blocks (shard int4, node_id int4, "
-                  "seq_lo int4, seq_bits int4, valid_from timestamptz); "
-                  "INSERT INTO public.shard_blocks VALUES (3, 1, 5, 0, '2000-01-01')",
+    exec_admin(c,
+               "DROP TABLE public.shard_blocks; CREATE TABLE public.shard_blocks (shard int4, node_id int4, "
+               "seq_lo int4, seq_bits int4, valid_from timestamptz); "
+               "INSERT INTO public.shard_blocks VALUES (3, 1, 5, 0, '2000-01-01')",
                "shard_cache_planted");
     pqxx::connection fresh(c.dsn("shard_cache_planted"));
     // From the whole field: 2000 IDs in one statement use more than one sequence number.
-    EXPECT_GT(one_int(fresh, "SELECT count(DISTINCT shard_id_sequence(id)) FROM "
-                             "(SELECT s3.next_id() AS id FROM generate_series(1, 2000)) g"),
+    EXPECT_GT(one_int(fresh,
+                      "SELECT count(DISTINCT shard_id_sequence(id)) FROM "
+                      "(SELECT s3.next_id() AS id FROM generate_series(1, 2000)) g"),
               1);
     EXPECT_EQ(one_int(fresh, "SELECT 1"), 1);
 }

@@ -60,8 +60,9 @@ TEST(ShardCluster, WithoutCitus) {
     // A block that becomes valid in 1.5 s: refused before, issued after (the backend then reads no
     // clock for it); a new grant, valid later, is refused again in the same backend.
     q(c, "DELETE FROM shard_blocks");
-    q(c, "INSERT INTO shard_blocks SELECT 3, current_setting('id_gen.node_id')::int, 0, 4, "
-         "clock_timestamp() + interval '1.5 seconds'");
+    q(c,
+      "INSERT INTO shard_blocks SELECT 3, current_setting('id_gen.node_id')::int, 0, 4, "
+      "clock_timestamp() + interval '1.5 seconds'");
     EXPECT_EQ(sqlstate_of(c, "SELECT shard_3.next_id()"), "55000");
     q(c, "SELECT pg_sleep(2)");
     EXPECT_EQ(q(c, "SELECT count(DISTINCT shard_3.next_id()) FROM generate_series(1, 100)")[0][0].as<int>(), 100);
@@ -76,8 +77,11 @@ TEST(ShardCluster, WithoutCitus) {
     // the block's). A block has generator state of its own, so returning to the whole field is
     // not ordered after the block's IDs: blocks are for clusters, granted once per node.
     q(c, "DELETE FROM shard_blocks");
-    EXPECT_GT(q(c, "SELECT count(*) FROM (SELECT shard_3.next_id() AS id FROM generate_series(1, 2000)) x "
-                   "WHERE shard_id_sequence(id) < 512")[0][0].as<long long>(), 0);
+    EXPECT_GT(q(c,
+                "SELECT count(*) FROM (SELECT shard_3.next_id() AS id FROM generate_series(1, 2000)) x "
+                "WHERE shard_id_sequence(id) < 512")[0][0]
+                  .as<long long>(),
+              0);
 }
 
 }  // namespace

@@ -73,8 +73,7 @@ public:
     ~Scratch() {
         try {
             exec(s_.dsn(), "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
-        } catch (...) {
-        }
+        } catch (...) {}
     }
     Scratch(const Scratch&) = delete;
     Scratch& operator=(const Scratch&) = delete;
@@ -94,8 +93,7 @@ public:
     ~Role() {
         try {
             exec(s_.dsn(), "DROP ROLE IF EXISTS " + name_);
-        } catch (...) {
-        }
+        } catch (...) {}
     }
     Role(const Role&) = delete;
     Role& operator=(const Role&) = delete;
@@ -125,16 +123,20 @@ TEST(ShardTrust, SchemaOwnerCannotBecomeSuperuser) {
              "DROP FUNCTION mallory_s.next_id();"
              "CREATE FUNCTION mallory_s.next_id() RETURNS bigint LANGUAGE plpgsql AS "
              "$$ BEGIN ALTER ROLE it_trust_mallory SUPERUSER; RETURN 1; END $$");
-        sqlstate_of(db.dsn(), "CREATE TABLE mallory_s.t (id bigint DEFAULT mallory_s.next_id()); INSERT INTO mallory_s.t DEFAULT VALUES");
+        sqlstate_of(
+            db.dsn(),
+            "CREATE TABLE mallory_s.t (id bigint DEFAULT mallory_s.next_id()); INSERT INTO mallory_s.t DEFAULT VALUES");
     }
     EXPECT_FALSE(mallory.is_superuser());
     // Given to a superuser, the schema is a shard, and its former owner cannot touch next_id().
-    exec(db.dsn(), "ALTER SCHEMA mallory_s OWNER TO postgres; GRANT USAGE, CREATE ON SCHEMA mallory_s TO it_trust_mallory;"
-                   "SELECT create_shard(7, 'mallory_s')");
+    exec(db.dsn(),
+         "ALTER SCHEMA mallory_s OWNER TO postgres; GRANT USAGE, CREATE ON SCHEMA mallory_s TO it_trust_mallory;"
+         "SELECT create_shard(7, 'mallory_s')");
     EXPECT_EQ(sqlstate_of(db.dsn("it_trust_mallory"), "DROP FUNCTION mallory_s.next_id() CASCADE"), "42501");
-    EXPECT_EQ(sqlstate_of(db.dsn("it_trust_mallory"),
-                          "CREATE OR REPLACE FUNCTION mallory_s.next_id() RETURNS bigint LANGUAGE sql AS 'SELECT 1::bigint'"),
-              "42501");
+    EXPECT_EQ(
+        sqlstate_of(db.dsn("it_trust_mallory"),
+                    "CREATE OR REPLACE FUNCTION mallory_s.next_id() RETURNS bigint LANGUAGE sql AS 'SELECT 1::bigint'"),
+        "42501");
     EXPECT_EQ(one_int(db.dsn("it_trust_mallory"),
                       "CREATE TABLE mallory_s.t (id bigint DEFAULT mallory_s.next_id()); "
                       "INSERT INTO mallory_s.t SELECT FROM generate_series(1, 100); "
@@ -158,7 +160,8 @@ TEST(ShardTrust, ExtensionSchemaOfALesserOwner) {
     EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT drop_shard(5)"), "42501");
     EXPECT_EQ(sqlstate_of(db.dsn(), "SELECT rename_shard(5, 'x')"), "42501");
 
-    exec(db.dsn(), "DROP EXTENSION id_gen; CREATE SCHEMA id_gen AUTHORIZATION postgres; CREATE EXTENSION id_gen SCHEMA id_gen");
+    exec(db.dsn(),
+         "DROP EXTENSION id_gen; CREATE SCHEMA id_gen AUTHORIZATION postgres; CREATE EXTENSION id_gen SCHEMA id_gen");
     exec(db.dsn(), "SELECT id_gen.create_shard(5)");
     EXPECT_EQ(sqlstate_of(db.dsn("it_trust_dbowner"),
                           "CREATE FUNCTION id_gen.create_shard(int4, text) RETURNS int LANGUAGE sql AS 'SELECT 1'"),
@@ -183,8 +186,9 @@ TEST(ShardTrust, ExtensionSchemaCheckIsInternal) {
     EXPECT_NE(msg.find("permission denied for function extension_schema_check"), std::string::npos) << msg;
     EXPECT_EQ(sqlstate_of(db.dsn("it_trust_checker"), "SELECT extension_schema_check(true)"), "42501");
     EXPECT_EQ(one_int(db.dsn(), "SELECT extension_schema_check(false)::int"), 1);
-    EXPECT_EQ(one_int(db.dsn(), "SELECT has_function_privilege('it_trust_checker', 'extension_schema_check(boolean)', "
-                                "'EXECUTE')::int"),
+    EXPECT_EQ(one_int(db.dsn(),
+                      "SELECT has_function_privilege('it_trust_checker', 'extension_schema_check(boolean)', "
+                      "'EXECUTE')::int"),
               0);
 
     exec(db.dsn(), "GRANT CREATE ON SCHEMA public TO it_trust_checker");
@@ -206,18 +210,22 @@ TEST(ShardTrust, ExtensionSchemaCheckIsInternal) {
 // memory when preloaded, the state file otherwise).
 void reinstall_cycle(const Server& s, const std::string& name) {
     Scratch db(s, name);
-    exec(db.dsn(), "CREATE EXTENSION id_gen; SELECT create_shard(33, 'again', '2022-03-01 00:00:00+00');"
-                   "CREATE TABLE again.t (id bigint PRIMARY KEY DEFAULT again.next_id(), round int);"
-                   "INSERT INTO again.t (round) SELECT 1 FROM generate_series(1, 20000)");
+    exec(db.dsn(),
+         "CREATE EXTENSION id_gen; SELECT create_shard(33, 'again', '2022-03-01 00:00:00+00');"
+         "CREATE TABLE again.t (id bigint PRIMARY KEY DEFAULT again.next_id(), round int);"
+         "INSERT INTO again.t (round) SELECT 1 FROM generate_series(1, 20000)");
     exec(db.dsn(), "DROP EXTENSION id_gen; CREATE EXTENSION id_gen");
     std::string msg;
     EXPECT_EQ(sqlstate_of(db.dsn(), "INSERT INTO again.t (round) VALUES (0)", &msg), "55000");
     EXPECT_NE(msg.find("create_shard(<shard>, 'again', <its epoch>)"), std::string::npos) << msg;
-    exec(db.dsn(), "SELECT create_shard(33, 'again', '2022-03-01 00:00:00+00');"
-                   "INSERT INTO again.t (round) SELECT 2 FROM generate_series(1, 20000)");
-    EXPECT_EQ(one_int(db.dsn(), "SELECT count(DISTINCT id) FILTER (WHERE shard_id_shard(id) = 33) FROM again.t"), 40000);
-    EXPECT_EQ(one_int(db.dsn(), "SELECT ((SELECT min(id) FROM again.t WHERE round = 2) > "
-                                "(SELECT max(id) FROM again.t WHERE round = 1))::int"),
+    exec(db.dsn(),
+         "SELECT create_shard(33, 'again', '2022-03-01 00:00:00+00');"
+         "INSERT INTO again.t (round) SELECT 2 FROM generate_series(1, 20000)");
+    EXPECT_EQ(one_int(db.dsn(), "SELECT count(DISTINCT id) FILTER (WHERE shard_id_shard(id) = 33) FROM again.t"),
+              40000);
+    EXPECT_EQ(one_int(db.dsn(),
+                      "SELECT ((SELECT min(id) FROM again.t WHERE round = 2) > "
+                      "(SELECT max(id) FROM again.t WHERE round = 1))::int"),
               1);
 }
 
@@ -236,9 +244,10 @@ public:
         const std::string user = env_or("IDGEN_PG_OS_USER", "");
         as_ = user.empty() || user == env_or("USER", "") ? "" : "runuser -u " + user + " -- ";
         bin_ = env_or("IDGEN_PG_BINDIR", "/usr/lib/postgresql/15/bin");
-        std::string cmd = "rm -rf " + dir_ + " && mkdir -p " + dir_ + " && chown " + (user.empty() ? "$(id -un)" : user) +
-                          " " + dir_ + " && " + as_ + bin_ + "/initdb -D " + dir_ + "/data -U postgres -A trust " +
-                          "-E UTF8 --locale=C.UTF-8 >" + dir_ + "/initdb.log 2>&1";
+        std::string cmd = "rm -rf " + dir_ + " && mkdir -p " + dir_ + " && chown " +
+                          (user.empty() ? "$(id -un)" : user) + " " + dir_ + " && " + as_ + bin_ + "/initdb -D " +
+                          dir_ + "/data -U postgres -A trust " + "-E UTF8 --locale=C.UTF-8 >" + dir_ +
+                          "/initdb.log 2>&1";
         ok_ = std::system(cmd.c_str()) == 0;
         cmd = "printf \"listen_addresses = ''\\nport = " + port_ + "\\nunix_socket_directories = '" + dir_ +
               "'\\nfsync = off\\n\" | " + as_ + "tee -a " + dir_ + "/data/postgresql.conf >/dev/null";
@@ -293,8 +302,7 @@ TEST(Setup, LoadThenAlterSystemWithoutPreloading) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         try {
             node = one_int(s.dsn(), "SELECT snowflake_node(gen_snowflake())");
-        } catch (const pqxx::sql_error&) {
-        }
+        } catch (const pqxx::sql_error&) {}
     }
     EXPECT_EQ(node, 3);
     // RESET the same way: a fresh session, LOAD first.

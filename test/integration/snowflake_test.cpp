@@ -96,7 +96,9 @@ void restart_keeps_high_water_mark(const Cluster& c, const std::string& name) {
     EXPECT_EQ(tx.exec("SHOW shared_preload_libraries")[0][0].as<std::string>() == "id_gen", c.preloaded);
 }
 
-TEST(SnowflakeRestart, NoReissueAfterRestartPreloaded) { restart_keeps_high_water_mark(main_cluster(), "it_sf_restart_pre"); }
+TEST(SnowflakeRestart, NoReissueAfterRestartPreloaded) {
+    restart_keeps_high_water_mark(main_cluster(), "it_sf_restart_pre");
+}
 TEST(SnowflakeRestart, NoReissueAfterRestartWithoutPreloading) {
     restart_keeps_high_water_mark(nopreload_cluster(), "it_sf_restart_nopre");
 }
@@ -180,8 +182,9 @@ TEST(SnowflakeSettings, TestClockOffsetNeedsTheServerFlag) {
         pqxx::nontransaction tx(conn);
         tx.exec("LOAD 'id_gen'");
         tx.exec("SET id_gen.test_clock_offset = '1h'");
-        EXPECT_EQ(one_int(tx, "SELECT count(*) FROM (SELECT shard_id_time(shard_12.next_id()) AS t "
-                              "FROM generate_series(1, 100)) s WHERE t > clock_timestamp() + interval '10 minutes'"),
+        EXPECT_EQ(one_int(tx,
+                          "SELECT count(*) FROM (SELECT shard_id_time(shard_12.next_id()) AS t "
+                          "FROM generate_series(1, 100)) s WHERE t > clock_timestamp() + interval '10 minutes'"),
                   0);
     }
     exec_admin(c, "ALTER SYSTEM RESET id_gen.enable_test_clock");
@@ -192,15 +195,17 @@ TEST(SnowflakeSettings, TestClockOffsetNeedsTheServerFlag) {
         pqxx::nontransaction tx(conn);
         tx.exec("LOAD 'id_gen'");
         tx.exec("SET id_gen.test_clock_offset = '1h'");
-        EXPECT_EQ(one_int(tx, "SELECT count(*) FROM (SELECT shard_id_time(shard_12.next_id()) AS t "
-                              "FROM generate_series(1, 100)) s WHERE t > clock_timestamp() + interval '50 minutes'"),
+        EXPECT_EQ(one_int(tx,
+                          "SELECT count(*) FROM (SELECT shard_id_time(shard_12.next_id()) AS t "
+                          "FROM generate_series(1, 100)) s WHERE t > clock_timestamp() + interval '50 minutes'"),
                   100);
     }
     // On the preloaded cluster the flag is a postmaster setting.
     pqxx::connection conn(main_cluster().dsn());
     pqxx::nontransaction tx(conn);
-    EXPECT_EQ(tx.exec("SELECT context FROM pg_settings WHERE name = 'id_gen.enable_test_clock'")[0][0].as<std::string>(),
-              "postmaster");
+    EXPECT_EQ(
+        tx.exec("SELECT context FROM pg_settings WHERE name = 'id_gen.enable_test_clock'")[0][0].as<std::string>(),
+        "postmaster");
 }
 
 // A standby shares its primary's node number: generators refuse there with 25006.
@@ -257,7 +262,8 @@ TEST(ShardDump, DumpAndRestoreKeepsShardsWorking) {
     {
         pqxx::connection conn(c.dsn("it_sf_dump_dst"));
         pqxx::nontransaction tx(conn);
-        auto reg = tx.exec("SELECT shard, schema_name::text, epoch = '2020-01-01 00:00:00+00' FROM shard_registry ORDER BY shard");
+        auto reg = tx.exec(
+            "SELECT shard, schema_name::text, epoch = '2020-01-01 00:00:00+00' FROM shard_registry ORDER BY shard");
         ASSERT_EQ(reg.size(), 2u);
         EXPECT_EQ(reg[0][1].as<std::string>(), "shard_3");
         EXPECT_EQ(reg[1][1].as<std::string>(), "photos_b");
@@ -267,11 +273,14 @@ TEST(ShardDump, DumpAndRestoreKeepsShardsWorking) {
         tx.exec("INSERT INTO photos_b.photos SELECT FROM generate_series(1, 1000)");
         EXPECT_EQ(one_int(tx, "SELECT count(*) FROM shard_3.photos WHERE shard_id_shard(id) = 3"), 6000);
         EXPECT_EQ(one_int(tx, "SELECT count(*) FROM photos_b.photos WHERE shard_id_shard(id) = 4"), 6000);
-        EXPECT_GT(one_int(tx, "SELECT min(id) FROM shard_3.photos WHERE s > (SELECT max(s) FROM shard_3.photos "
-                              "WHERE id <= " + std::to_string(old_max) + ")"),
+        EXPECT_GT(one_int(tx,
+                          "SELECT min(id) FROM shard_3.photos WHERE s > (SELECT max(s) FROM shard_3.photos "
+                          "WHERE id <= " +
+                              std::to_string(old_max) + ")"),
                   old_max);
-        EXPECT_EQ(one_int(tx, "SELECT count(*) FROM photos_b.photos WHERE abs(extract(epoch FROM shard_id_time(id) - "
-                              "now())) < 3600"),
+        EXPECT_EQ(one_int(tx,
+                          "SELECT count(*) FROM photos_b.photos WHERE abs(extract(epoch FROM shard_id_time(id) - "
+                          "now())) < 3600"),
                   6000);
         tx.exec("CREATE EXTENSION IF NOT EXISTS amcheck");
         tx.exec("SELECT bt_index_check('shard_3.photos_s_key'::regclass, true)");
@@ -298,8 +307,10 @@ TEST(SnowflakeState, StorageMatchesTheServer) {
         pqxx::nontransaction tx(conn);
         const int version = tx.exec("SHOW server_version_num")[0][0].as<int>();
         const std::string storage = tx.exec("SELECT snowflake_state_storage()")[0][0].as<std::string>();
-        if (c->preloaded) EXPECT_EQ(storage, "shared memory");
-        else EXPECT_EQ(storage, version >= 170000 ? "dsm registry" : "files");
+        if (c->preloaded)
+            EXPECT_EQ(storage, "shared memory");
+        else
+            EXPECT_EQ(storage, version >= 170000 ? "dsm registry" : "files");
         EXPECT_GE(one_int(tx, "SELECT count(DISTINCT gen_snowflake()) FROM generate_series(1, 10000)"), 10000);
         // The javascript layout's record (node_4) is used by no other test here.
         tx.exec("SELECT gen_snowflake('javascript') FROM generate_series(1, 10)");

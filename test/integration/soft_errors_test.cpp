@@ -45,8 +45,7 @@ public:
     bool operator()(const char msg[]) noexcept override {
         try {
             seen.emplace_back(msg);
-        } catch (...) {
-        }
+        } catch (...) {}
         return false;
     }
     [[nodiscard]] bool has(const std::string& part) const {
@@ -233,7 +232,8 @@ TEST_F(SoftErrors, RandomValuesAndTheirCorruptions) {
 TEST_F(SoftErrors, LongInputIsQuotedUpToALimit) {
     pqxx::nontransaction tx(*conn_);
     const std::string value(1000, 'U');
-    const auto r = tx.exec1("SELECT message, sql_error_code FROM id_gen_input_error_info(" + tx.quote(value) + ", 'ulid')");
+    const auto r =
+        tx.exec1("SELECT message, sql_error_code FROM id_gen_input_error_info(" + tx.quote(value) + ", 'ulid')");
     EXPECT_EQ(std::string(r[1].c_str()), "22P02");
     EXPECT_EQ(std::string(r[0].c_str()), "invalid input syntax for type ulid: \"" + std::string(252, 'U') + "...\"");
 }
@@ -242,26 +242,43 @@ TEST_F(SoftErrors, LongInputIsQuotedUpToALimit) {
 // same error as storing the text in a column of the type on every version.
 TEST_F(SoftErrors, AnyTypeAsCoreDoes) {
     pqxx::nontransaction tx(*conn_);
-    tx.exec("DROP DOMAIN IF EXISTS early_ulid; CREATE DOMAIN early_ulid AS ulid CHECK (ulid_time(VALUE) < '2000-01-01')");
+    tx.exec(
+        "DROP DOMAIN IF EXISTS early_ulid; CREATE DOMAIN early_ulid AS ulid CHECK (ulid_time(VALUE) < '2000-01-01')");
     tx.exec("DROP TYPE IF EXISTS mood; CREATE TYPE mood AS ENUM ('ok', 'sad')");
     const std::vector<std::pair<std::string, std::string>> inputs = {
-        {"42", "integer"},          {"forty-two", "integer"},    {"3000000000", "integer"},
-        {"abc", "varchar(2)"},      {"ab", "varchar(2)"},        {"1.5e400", "float8"},
-        {"{1,2", "integer[]"},      {"{1,x}", "integer[]"},      {"2024-02-30", "date"},
-        {"nope", "mood"},           {"ok", "mood"},              {"no_such_table", "regclass"},
-        {"pg_class", "regclass"},   {"{\"a\":", "jsonb"},        {"12345678901234567890", "numeric(5,2)"},
-        {"01ARZ3NDEKTSV4RRFFQ69G5FAV", "early_ulid"},            {"00000000000000000000000000", "early_ulid"},
-        {"01ARZ3NDEKTSV4RRFFQ69G5FAU", "early_ulid"},            {"{1,0}", "snowflake[]"},
-        {"(1,2)", "point"},         {"(1,2", "point"},           {"\\xzz", "bytea"},
+        {"42", "integer"},
+        {"forty-two", "integer"},
+        {"3000000000", "integer"},
+        {"abc", "varchar(2)"},
+        {"ab", "varchar(2)"},
+        {"1.5e400", "float8"},
+        {"{1,2", "integer[]"},
+        {"{1,x}", "integer[]"},
+        {"2024-02-30", "date"},
+        {"nope", "mood"},
+        {"ok", "mood"},
+        {"no_such_table", "regclass"},
+        {"pg_class", "regclass"},
+        {"{\"a\":", "jsonb"},
+        {"12345678901234567890", "numeric(5,2)"},
+        {"01ARZ3NDEKTSV4RRFFQ69G5FAV", "early_ulid"},
+        {"00000000000000000000000000", "early_ulid"},
+        {"01ARZ3NDEKTSV4RRFFQ69G5FAU", "early_ulid"},
+        {"{1,0}", "snowflake[]"},
+        {"(1,2)", "point"},
+        {"(1,2", "point"},
+        {"\\xzz", "bytea"},
         {"{{{{{{{1}}}}}}}", "integer[]"},  // 54000: more dimensions than an array may have
     };
     for (const auto& [value, type] : inputs) {
         SCOPED_TRACE(type + " '" + value + "'");
-        const auto ours = tx.exec1("SELECT id_gen_input_is_valid(" + tx.quote(value) + ", " + tx.quote(type) +
-                                   "), e.* FROM id_gen_input_error_info(" + tx.quote(value) + ", " + tx.quote(type) + ") e");
+        const auto ours =
+            tx.exec1("SELECT id_gen_input_is_valid(" + tx.quote(value) + ", " + tx.quote(type) +
+                     "), e.* FROM id_gen_input_error_info(" + tx.quote(value) + ", " + tx.quote(type) + ") e");
         if (version_ >= 160000) {
-            const auto core = tx.exec1("SELECT pg_input_is_valid(" + tx.quote(value) + ", " + tx.quote(type) +
-                                       "), e.* FROM pg_input_error_info(" + tx.quote(value) + ", " + tx.quote(type) + ") e");
+            const auto core =
+                tx.exec1("SELECT pg_input_is_valid(" + tx.quote(value) + ", " + tx.quote(type) +
+                         "), e.* FROM pg_input_error_info(" + tx.quote(value) + ", " + tx.quote(type) + ") e");
             for (int f = 0; f < 5; ++f) {
                 EXPECT_EQ(ours[f].is_null(), core[f].is_null()) << f;
                 if (!ours[f].is_null() && !core[f].is_null()) {
@@ -286,8 +303,9 @@ TEST_F(SoftErrors, AnyTypeAsCoreDoes) {
 TEST_F(SoftErrors, OtherErrorsAreRaised) {
     pqxx::nontransaction tx(*conn_);
     tx.exec("DROP DOMAIN IF EXISTS refused_ulid; DROP FUNCTION IF EXISTS refuse(ulid)");
-    tx.exec("CREATE FUNCTION refuse(ulid) RETURNS boolean LANGUAGE plpgsql AS "
-            "$$ BEGIN RAISE EXCEPTION 'refused %', $1 USING ERRCODE = 'P0001'; END $$");
+    tx.exec(
+        "CREATE FUNCTION refuse(ulid) RETURNS boolean LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'refused %', $1 USING ERRCODE = 'P0001'; END $$");
     tx.exec("CREATE DOMAIN refused_ulid AS ulid CHECK (refuse(VALUE))");
     tx.exec("DROP DOMAIN IF EXISTS slow_ulid; CREATE DOMAIN slow_ulid AS ulid CHECK (pg_sleep(30)::text = '')");
     std::vector<std::string> functions = {"id_gen_input_is_valid", "id_gen_input_error_info"};
@@ -305,7 +323,8 @@ TEST_F(SoftErrors, OtherErrorsAreRaised) {
         EXPECT_EQ(sqlstate_of(tx, "SELECT " + f + "('01ARZ3NDEKTSV4RRFFQ69G5FAU', 'refused_ulid')"), "");
 
         const auto t0 = std::chrono::steady_clock::now();
-        EXPECT_EQ(sqlstate_of(tx, "SET statement_timeout = '300ms'; SELECT " + f + "('01ARZ3NDEKTSV4RRFFQ69G5FAV', 'slow_ulid')"),
+        EXPECT_EQ(sqlstate_of(tx, "SET statement_timeout = '300ms'; SELECT " + f +
+                                      "('01ARZ3NDEKTSV4RRFFQ69G5FAV', 'slow_ulid')"),
                   "57014");
         EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
         tx.exec("RESET statement_timeout");
@@ -365,15 +384,17 @@ TEST_F(SoftErrors, ParallelLabel) {
         EXPECT_TRUE(row[3].as<bool>()) << row[0].c_str();
     }
     const std::string force = version_ >= 160000 ? "debug_parallel_query" : "force_parallel_mode";
-    tx.exec("DROP TABLE IF EXISTS par; CREATE TABLE par AS SELECT g, CASE WHEN g % 4 = 0 THEN gen_ulid()::text "
-            "ELSE 'x' || g END AS v FROM generate_series(1, 20000) g");
+    tx.exec(
+        "DROP TABLE IF EXISTS par; CREATE TABLE par AS SELECT g, CASE WHEN g % 4 = 0 THEN gen_ulid()::text "
+        "ELSE 'x' || g END AS v FROM generate_series(1, 20000) g");
     tx.exec("ANALYZE par");
     tx.exec("SET " + force + " = on");
     tx.exec("SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0");
     // The same scan is parallel without the function, and not with it.
     auto plan = [&](const std::string& where) {
         std::string text;
-        for (const auto& row : tx.exec("EXPLAIN (COSTS OFF) SELECT count(*) FROM par WHERE " + where)) text += row[0].c_str();
+        for (const auto& row : tx.exec("EXPLAIN (COSTS OFF) SELECT count(*) FROM par WHERE " + where))
+            text += row[0].c_str();
         return text;
     };
     EXPECT_NE(plan("v IS NOT NULL").find("Gather"), std::string::npos);
@@ -381,19 +402,24 @@ TEST_F(SoftErrors, ParallelLabel) {
     EXPECT_EQ(plan("(id_gen_input_error_info(v, 'ulid')).message IS NULL").find("Gather"), std::string::npos);
     if (version_ >= 160000) {
         EXPECT_NE(plan("pg_input_is_valid(v, 'ulid')").find("Gather"), std::string::npos);
-        EXPECT_EQ(std::string(tx.exec1("SELECT proparallel FROM pg_proc WHERE proname = 'pg_input_is_valid'")[0].c_str()), "s");
+        EXPECT_EQ(
+            std::string(tx.exec1("SELECT proparallel FROM pg_proc WHERE proname = 'pg_input_is_valid'")[0].c_str()),
+            "s");
     }
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM par WHERE id_gen_input_is_valid(v, 'ulid')")[0].as<long>(), 5000);
-    EXPECT_EQ(tx.exec1("SELECT count(*) FROM par WHERE (id_gen_input_error_info(v, 'ulid')).sql_error_code = '22P02'")[0]
-                  .as<long>(),
-              15000);
+    EXPECT_EQ(
+        tx.exec1("SELECT count(*) FROM par WHERE (id_gen_input_error_info(v, 'ulid')).sql_error_code = '22P02'")[0]
+            .as<long>(),
+        15000);
     tx.exec("DROP FUNCTION IF EXISTS valid_parallel_safe(text, text)");
-    tx.exec("CREATE FUNCTION valid_parallel_safe(text, text) RETURNS boolean AS 'id_gen', 'id_gen_input_is_valid' "
-            "LANGUAGE C STABLE STRICT PARALLEL SAFE");
+    tx.exec(
+        "CREATE FUNCTION valid_parallel_safe(text, text) RETURNS boolean AS 'id_gen', 'id_gen_input_is_valid' "
+        "LANGUAGE C STABLE STRICT PARALLEL SAFE");
     std::string what;
     const std::string state = sqlstate_of(tx,
-                                          "SET " + force + " = on; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;"
-                                          "SELECT count(*) FROM par WHERE valid_parallel_safe(v, 'ulid')",
+                                          "SET " + force +
+                                              " = on; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;"
+                                              "SELECT count(*) FROM par WHERE valid_parallel_safe(v, 'ulid')",
                                           &what);
     if (version_ < 160000) {
         EXPECT_EQ(state, "25000");
@@ -412,17 +438,18 @@ TEST_F(SoftErrors, CopyOnErrorIgnore) {
     tx.exec("DROP TABLE IF EXISTS rows_in, copied");
     tx.exec("CREATE TABLE rows_in (n int, u text, s text, b64 text, b128 text)");
     // Rows 1, 4 and 9 are good; every other row has one bad field (column, SQLSTATE in the comment).
-    tx.exec("INSERT INTO rows_in VALUES "
-            "(1, '01ARZ3NDEKTSV4RRFFQ69G5FAV', '1', 'zz', 'zz'),"
-            "(2, '01ARZ3NDEKTSV4RRFFQ69G5FAU', '2', 'zz', 'zz'),"          // u 22P02
-            "(3, '81ARZ3NDEKTSV4RRFFQ69G5FAV', '3', 'zz', 'zz'),"          // u 22003
-            "(4, '7ZZZZZZZZZZZZZZZZZZZZZZZZZ', '9223372036854775807', '1y2p0ij32e8e7', 'f5lxx1zz5pnorynqglhzmsp33'),"
-            "(5, '01ARZ3NDEKTSV4RRFFQ69G5FAV', '0', 'zz', 'zz'),"          // s 22003
-            "(6, '01ARZ3NDEKTSV4RRFFQ69G5FAV', '6e3', 'zz', 'zz'),"        // s 22P02
-            "(7, '01ARZ3NDEKTSV4RRFFQ69G5FAV', '7', '1y2p0ij32e8e8', 'zz')," // b64 22003
-            "(8, '01ARZ3NDEKTSV4RRFFQ69G5FAV', '8', 'zz', 'z-z'),"         // b128 22P02
-            "(9, '00000000000000000000000000', '9', '0', '0'),"
-            "(10, '01ARZ3NDEKTSV4RRFFQ69G5FAV', '10', 'zz', 'g0000000000000000000000000')");  // b128 22003
+    tx.exec(
+        "INSERT INTO rows_in VALUES "
+        "(1, '01ARZ3NDEKTSV4RRFFQ69G5FAV', '1', 'zz', 'zz'),"
+        "(2, '01ARZ3NDEKTSV4RRFFQ69G5FAU', '2', 'zz', 'zz'),"  // u 22P02
+        "(3, '81ARZ3NDEKTSV4RRFFQ69G5FAV', '3', 'zz', 'zz'),"  // u 22003
+        "(4, '7ZZZZZZZZZZZZZZZZZZZZZZZZZ', '9223372036854775807', '1y2p0ij32e8e7', 'f5lxx1zz5pnorynqglhzmsp33'),"
+        "(5, '01ARZ3NDEKTSV4RRFFQ69G5FAV', '0', 'zz', 'zz'),"             // s 22003
+        "(6, '01ARZ3NDEKTSV4RRFFQ69G5FAV', '6e3', 'zz', 'zz'),"           // s 22P02
+        "(7, '01ARZ3NDEKTSV4RRFFQ69G5FAV', '7', '1y2p0ij32e8e8', 'zz'),"  // b64 22003
+        "(8, '01ARZ3NDEKTSV4RRFFQ69G5FAV', '8', 'zz', 'z-z'),"            // b128 22P02
+        "(9, '00000000000000000000000000', '9', '0', '0'),"
+        "(10, '01ARZ3NDEKTSV4RRFFQ69G5FAV', '10', 'zz', 'g0000000000000000000000000')");  // b128 22003
     tx.exec("CREATE TABLE copied (n int, u ulid, s snowflake, b64 base36_64, b128 base36_128)");
     const std::string file = "/tmp/idgen_it_soft_copy_" + std::to_string(getpid());
     for (const char* format : {"text", "csv"}) {
@@ -440,24 +467,29 @@ TEST_F(SoftErrors, CopyOnErrorIgnore) {
         const auto r = tx.exec("COPY copied FROM '" + file + "' WITH (FORMAT " + format + ", ON_ERROR ignore)");
         EXPECT_EQ(r.affected_rows(), 3u);
         EXPECT_EQ(std::string(tx.exec1("SELECT array_agg(n ORDER BY n)::text FROM copied")[0].c_str()), "{1,4,9}");
-        EXPECT_EQ(std::string(tx.exec1("SELECT string_agg(concat_ws(' ', n, u, s, b64, b128), ',' ORDER BY n) FROM copied")[0]
-                                  .c_str()),
-                  "1 01ARZ3NDEKTSV4RRFFQ69G5FAV 1 00000000000zz 00000000000000000000000zz,"
-                  "4 7ZZZZZZZZZZZZZZZZZZZZZZZZZ 9223372036854775807 1y2p0ij32e8e7 f5lxx1zz5pnorynqglhzmsp33,"
-                  "9 00000000000000000000000000 9 0000000000000 0000000000000000000000000");
+        EXPECT_EQ(
+            std::string(tx.exec1("SELECT string_agg(concat_ws(' ', n, u, s, b64, b128), ',' ORDER BY n) FROM copied")[0]
+                            .c_str()),
+            "1 01ARZ3NDEKTSV4RRFFQ69G5FAV 1 00000000000zz 00000000000000000000000zz,"
+            "4 7ZZZZZZZZZZZZZZZZZZZZZZZZZ 9223372036854775807 1y2p0ij32e8e7 f5lxx1zz5pnorynqglhzmsp33,"
+            "9 00000000000000000000000000 9 0000000000000 0000000000000000000000000");
         EXPECT_TRUE(notices.has("7 rows were skipped due to data type incompatibility"));
 
         tx.exec("TRUNCATE copied");
         notices.seen.clear();
-        EXPECT_EQ(tx.exec("COPY copied FROM '" + file + "' WITH (FORMAT " + format + ", ON_ERROR ignore, LOG_VERBOSITY verbose)")
+        EXPECT_EQ(tx.exec("COPY copied FROM '" + file + "' WITH (FORMAT " + format +
+                          ", ON_ERROR ignore, LOG_VERBOSITY verbose)")
                       .affected_rows(),
                   3u);
-        const std::vector<std::string> skipped = {
-            "line 2 for column \"u\": \"01ARZ3NDEKTSV4RRFFQ69G5FAU\"", "line 3 for column \"u\": \"81ARZ3NDEKTSV4RRFFQ69G5FAV\"",
-            "line 5 for column \"s\": \"0\"",   "line 6 for column \"s\": \"6e3\"",
-            "line 7 for column \"b64\": \"1y2p0ij32e8e8\"", "line 8 for column \"b128\": \"z-z\"",
-            "line 10 for column \"b128\": \"g0000000000000000000000000\""};
-        for (const auto& s : skipped) EXPECT_TRUE(notices.has("skipping row due to data type incompatibility at " + s)) << s;
+        const std::vector<std::string> skipped = {"line 2 for column \"u\": \"01ARZ3NDEKTSV4RRFFQ69G5FAU\"",
+                                                  "line 3 for column \"u\": \"81ARZ3NDEKTSV4RRFFQ69G5FAV\"",
+                                                  "line 5 for column \"s\": \"0\"",
+                                                  "line 6 for column \"s\": \"6e3\"",
+                                                  "line 7 for column \"b64\": \"1y2p0ij32e8e8\"",
+                                                  "line 8 for column \"b128\": \"z-z\"",
+                                                  "line 10 for column \"b128\": \"g0000000000000000000000000\""};
+        for (const auto& s : skipped)
+            EXPECT_TRUE(notices.has("skipping row due to data type incompatibility at " + s)) << s;
         std::size_t row_notices = 0;
         for (const auto& n : notices.seen) row_notices += n.find("skipping row") != std::string::npos;
         EXPECT_EQ(row_notices, skipped.size());
@@ -466,14 +498,17 @@ TEST_F(SoftErrors, CopyOnErrorIgnore) {
             // REJECT_LIMIT (18+): up to that many skipped rows; one more fails the whole COPY, at the
             // row that went over (22P02, core's code for it).
             tx.exec("TRUNCATE copied");
-            EXPECT_EQ(tx.exec("COPY copied FROM '" + file + "' WITH (FORMAT " + format + ", ON_ERROR ignore, REJECT_LIMIT 7)")
-                          .affected_rows(),
-                      3u);
+            EXPECT_EQ(
+                tx.exec("COPY copied FROM '" + file + "' WITH (FORMAT " + format + ", ON_ERROR ignore, REJECT_LIMIT 7)")
+                    .affected_rows(),
+                3u);
             tx.exec("TRUNCATE copied");
             std::string what;
-            EXPECT_EQ(sqlstate_of(tx, "COPY copied FROM '" + file + "' WITH (FORMAT " + format +
-                                          ", ON_ERROR ignore, REJECT_LIMIT 6)", &what),
-                      "22P02");
+            EXPECT_EQ(
+                sqlstate_of(
+                    tx, "COPY copied FROM '" + file + "' WITH (FORMAT " + format + ", ON_ERROR ignore, REJECT_LIMIT 6)",
+                    &what),
+                "22P02");
             EXPECT_NE(what.find("skipped more than REJECT_LIMIT (6) rows"), std::string::npos) << what;
             EXPECT_NE(what.find("line 10, column b128"), std::string::npos) << what;
             EXPECT_EQ(tx.exec1("SELECT count(*) FROM copied")[0].as<long>(), 0);
@@ -495,8 +530,8 @@ TEST_F(SoftErrors, JsonValueOnError) {
         const auto r = tx.exec1("SELECT JSON_VALUE(to_jsonb(" + tx.quote(c.value) + "::text), '$' RETURNING " + c.type +
                                 " DEFAULT NULL ON ERROR) IS NULL");
         EXPECT_EQ(r[0].as<bool>(), !c.sqlstate.empty());
-        EXPECT_EQ(sqlstate_of(tx, "SELECT JSON_VALUE(to_jsonb(" + tx.quote(c.value) + "::text), '$' RETURNING " + c.type +
-                                          " ERROR ON ERROR)"),
+        EXPECT_EQ(sqlstate_of(tx, "SELECT JSON_VALUE(to_jsonb(" + tx.quote(c.value) + "::text), '$' RETURNING " +
+                                      c.type + " ERROR ON ERROR)"),
                   c.sqlstate);
     }
 }
@@ -506,8 +541,9 @@ TEST_F(SoftErrors, ReadmeExamples) {
     pqxx::nontransaction tx(*conn_);
     EXPECT_TRUE(tx.exec1("SELECT id_gen_input_is_valid('01ARZ3NDEKTSV4RRFFQ69G5FAV', 'ulid')")[0].as<bool>());
     auto info = [&](const std::string& value, const std::string& type) {
-        const auto r = tx.exec1("SELECT concat_ws(' | ', message, detail, hint, sql_error_code) FROM id_gen_input_error_info(" +
-                                tx.quote(value) + ", " + tx.quote(type) + ")");
+        const auto r =
+            tx.exec1("SELECT concat_ws(' | ', message, detail, hint, sql_error_code) FROM id_gen_input_error_info(" +
+                     tx.quote(value) + ", " + tx.quote(type) + ")");
         return std::string(r[0].c_str());
     };
     EXPECT_EQ(info("01ARZ3NDEKTSV4RRFFQ69G5FAU", "ulid"),
@@ -515,24 +551,30 @@ TEST_F(SoftErrors, ReadmeExamples) {
     EXPECT_EQ(info("0", "snowflake"), "value \"0\" is out of range for type snowflake | 22003");
     tx.exec("DROP TABLE IF EXISTS incoming; CREATE TABLE incoming (line int, id text)");
     tx.exec("INSERT INTO incoming VALUES (1, '01ARZ3NDEKTSV4RRFFQ69G5FAV'), (2, '81ARZ3NDEKTSV4RRFFQ69G5FAV')");
-    const auto rejected = tx.exec("SELECT i.line, e.sql_error_code, e.message FROM incoming i, "
-                                  "id_gen_input_error_info(i.id, 'ulid') e WHERE e.sql_error_code IS NOT NULL");
+    const auto rejected = tx.exec(
+        "SELECT i.line, e.sql_error_code, e.message FROM incoming i, "
+        "id_gen_input_error_info(i.id, 'ulid') e WHERE e.sql_error_code IS NOT NULL");
     ASSERT_EQ(rejected.size(), 1u);
     EXPECT_EQ(rejected[0][0].as<int>(), 2);
     EXPECT_EQ(std::string(rejected[0][1].c_str()), "22003");
-    EXPECT_EQ(std::string(rejected[0][2].c_str()), "value \"81ARZ3NDEKTSV4RRFFQ69G5FAV\" is out of range for type ulid");
+    EXPECT_EQ(std::string(rejected[0][2].c_str()),
+              "value \"81ARZ3NDEKTSV4RRFFQ69G5FAV\" is out of range for type ulid");
 
     // The COPY fragment (17+), its two data lines from a server-side file instead of psql's stdin.
     if (version_ < 170000) return;
     Notices notices(*conn_);
     const std::string file = "/tmp/idgen_it_soft_readme_" + std::to_string(getpid());
-    tx.exec("COPY (VALUES ('01ARZ3NDEKTSV4RRFFQ69G5FAV', '1541815603606036480'), "
-            "('01ARZ3NDEKTSV4RRFFQ69G5FAU', '1541815603606036481')) TO '" + file + "'");
+    tx.exec(
+        "COPY (VALUES ('01ARZ3NDEKTSV4RRFFQ69G5FAV', '1541815603606036480'), "
+        "('01ARZ3NDEKTSV4RRFFQ69G5FAU', '1541815603606036481')) TO '" +
+        file + "'");
     tx.exec("DROP TABLE IF EXISTS arrivals; CREATE TABLE arrivals (id ulid, at snowflake)");
-    EXPECT_EQ(tx.exec("COPY arrivals FROM '" + file + "' WITH (ON_ERROR ignore, LOG_VERBOSITY verbose)").affected_rows(), 1u);
+    EXPECT_EQ(
+        tx.exec("COPY arrivals FROM '" + file + "' WITH (ON_ERROR ignore, LOG_VERBOSITY verbose)").affected_rows(), 1u);
     std::remove(file.c_str());
-    EXPECT_TRUE(notices.has("NOTICE:  skipping row due to data type incompatibility at line 2 for column \"id\": "
-                            "\"01ARZ3NDEKTSV4RRFFQ69G5FAU\""));
+    EXPECT_TRUE(
+        notices.has("NOTICE:  skipping row due to data type incompatibility at line 2 for column \"id\": "
+                    "\"01ARZ3NDEKTSV4RRFFQ69G5FAU\""));
     EXPECT_TRUE(notices.has("NOTICE:  1 row was skipped due to data type incompatibility"));
     EXPECT_EQ(std::string(tx.exec1("SELECT id::text || ' ' || at::text FROM arrivals")[0].c_str()),
               "01ARZ3NDEKTSV4RRFFQ69G5FAV 1541815603606036480");

@@ -65,19 +65,24 @@ void no_duplicates(const Cluster& c, const std::string& prefix, const std::strin
     // Decode a sample of every connection's IDs on the server.
     std::string list;
     for (const auto& conn_ids : ids)
-        for (std::size_t i = 0; i < conn_ids.size(); i += 997) list += (list.empty() ? "" : ",") + std::to_string(conn_ids[i]);
+        for (std::size_t i = 0; i < conn_ids.size(); i += 997)
+            list += (list.empty() ? "" : ",") + std::to_string(conn_ids[i]);
     pqxx::connection conn(a.dsn());
     pqxx::nontransaction tx(conn);
     const std::string n = std::to_string(c.number);
     if (call == "gen_trace_id()") {
-        auto r = tx.exec("SELECT bool_and(trace_id_node(id) = " + n + "), bool_and(trace_id_is_valid(id, now(), '1 minute')), "
-                         "bool_and(trace_id_counter(id) >= 1) FROM unnest('{" + list + "}'::bigint[]) id");
+        auto r = tx.exec("SELECT bool_and(trace_id_node(id) = " + n +
+                         "), bool_and(trace_id_is_valid(id, now(), '1 minute')), "
+                         "bool_and(trace_id_counter(id) >= 1) FROM unnest('{" +
+                         list + "}'::bigint[]) id");
         EXPECT_TRUE(r[0][0].as<bool>()) << "a TraceId of another node";
         EXPECT_TRUE(r[0][1].as<bool>()) << "a TraceId more than a minute from now";
         EXPECT_TRUE(r[0][2].as<bool>());
     } else {
-        auto r = tx.exec("SELECT bool_and(decimal_id_launch(id) = " + n + "), count(DISTINCT decimal_id_generator(id)) "
-                         "FROM unnest('{" + list + "}'::bigint[]) id");
+        auto r = tx.exec("SELECT bool_and(decimal_id_launch(id) = " + n +
+                         "), count(DISTINCT decimal_id_generator(id)) "
+                         "FROM unnest('{" +
+                         list + "}'::bigint[]) id");
         EXPECT_TRUE(r[0][0].as<bool>()) << "a DecimalId of another launch";
         EXPECT_EQ(r[0][1].as<long long>(), 1) << "one generator serves the whole server run";
     }

@@ -32,8 +32,9 @@ protected:
         pqxx::work tx(*conn_);
         tx.exec("SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off");
         long n = tx.exec1("SELECT count(*) FROM (SELECT id FROM " + table + " ORDER BY id) s")[0].as<long>();
-        bool sorted = tx.exec1("SELECT bool_and(ok) FROM (SELECT id > lag(id) OVER (ORDER BY id) AS ok FROM " +
-                               table + ") s")[0].as<bool>(false);
+        bool sorted =
+            tx.exec1("SELECT bool_and(ok) FROM (SELECT id > lag(id) OVER (ORDER BY id) AS ok FROM " + table + ") s")[0]
+                .as<bool>(false);
         EXPECT_TRUE(sorted) << table << ": index order is not strictly increasing";
         tx.commit();
         return n;
@@ -63,7 +64,8 @@ TEST_F(UlidAmcheck, RandomKeysInsertedEverywhere) {
     {
         pqxx::work tx(*conn_);
         tx.exec("CREATE TABLE r (id ulid PRIMARY KEY, n int)");
-        tx.exec("INSERT INTO r SELECT gen_random_uuid()::ulid, g FROM generate_series(1, " + std::to_string(kRows) + ") g");
+        tx.exec("INSERT INTO r SELECT gen_random_uuid()::ulid, g FROM generate_series(1, " + std::to_string(kRows) +
+                ") g");
         tx.exec("CREATE INDEX r_sorted ON r (id)");
         tx.commit();
     }
@@ -72,7 +74,8 @@ TEST_F(UlidAmcheck, RandomKeysInsertedEverywhere) {
     check_all(tx, "r_sorted");
     // The btree order agrees with uuid's (same bytes) for every key.
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM (SELECT id, row_number() OVER (ORDER BY id) a, "
-                       "row_number() OVER (ORDER BY id::uuid) b FROM r) s WHERE a <> b")[0].as<long>(),
+                       "row_number() OVER (ORDER BY id::uuid) b FROM r) s WHERE a <> b")[0]
+                  .as<long>(),
               0);
     tx.commit();
     EXPECT_EQ(index_only_count("r"), kRows);
@@ -82,14 +85,18 @@ TEST_F(UlidAmcheck, RandomKeysInsertedEverywhere) {
 // order) must be reported by the same calls, or the checks above prove nothing.
 TEST_F(UlidAmcheck, DetectsAWronglyOrderedIndex) {
     pqxx::work tx(*conn_);
-    tx.exec("CREATE FUNCTION bad_cmp(ulid, ulid) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT public.ulid_cmp($1, $2)'");
-    tx.exec("CREATE OPERATOR CLASS ulid_bad_ops FOR TYPE ulid USING btree AS "
-            "OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >, FUNCTION 1 bad_cmp(ulid, ulid)");
+    tx.exec(
+        "CREATE FUNCTION bad_cmp(ulid, ulid) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT public.ulid_cmp($1, $2)'");
+    tx.exec(
+        "CREATE OPERATOR CLASS ulid_bad_ops FOR TYPE ulid USING btree AS "
+        "OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >, FUNCTION 1 bad_cmp(ulid, ulid)");
     tx.exec("CREATE TABLE x (id ulid)");
     tx.exec("INSERT INTO x SELECT gen_ulid() FROM generate_series(1, 10000)");
     tx.exec("CREATE INDEX x_bad ON x (id ulid_bad_ops)");
     tx.exec("SELECT bt_index_check('x_bad', true)");  // still consistent
-    tx.exec("CREATE OR REPLACE FUNCTION bad_cmp(ulid, ulid) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT public.ulid_cmp($2, $1)'");
+    tx.exec(
+        "CREATE OR REPLACE FUNCTION bad_cmp(ulid, ulid) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT "
+        "public.ulid_cmp($2, $1)'");
     tx.commit();
     pqxx::work t2(*conn_);
     std::string state;

@@ -150,12 +150,15 @@ protected:
         conn_ = std::make_unique<ConnPtr>(connect(db_->dsn()));
         ASSERT_EQ(PQstatus(c()), CONNECTION_OK) << PQerrorMessage(c());
         // Generated IDs plus the extremes and a known vector; n identifies each row.
-        ResPtr r = exec(c(),
-            "CREATE TABLE t (id ulid PRIMARY KEY, n int NOT NULL UNIQUE);"
-            "INSERT INTO t SELECT gen_ulid(), g FROM generate_series(1, " + std::to_string(kRows) + ") g;"
-            "INSERT INTO t VALUES ('00000000000000000000000000', -1), ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ', -2),"
-            "                     ('01ARZ3NDEKTSV4RRFFQ69G5FAV', -3);"
-            "CREATE TABLE t2 (LIKE t)");
+        ResPtr r =
+            exec(c(),
+                 "CREATE TABLE t (id ulid PRIMARY KEY, n int NOT NULL UNIQUE);"
+                 "INSERT INTO t SELECT gen_ulid(), g FROM generate_series(1, " +
+                     std::to_string(kRows) +
+                     ") g;"
+                     "INSERT INTO t VALUES ('00000000000000000000000000', -1), ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ', -2),"
+                     "                     ('01ARZ3NDEKTSV4RRFFQ69G5FAV', -3);"
+                     "CREATE TABLE t2 (LIKE t)");
         ASSERT_EQ(PQresultStatus(r.get()), PGRES_COMMAND_OK) << PQerrorMessage(c());
     }
     PGconn* c() { return conn_->get(); }
@@ -201,8 +204,9 @@ TEST_F(UlidBinary, CopyRoundTripIsByteExact) {
     ASSERT_EQ(err, "");
     ASSERT_EQ(copy_in(c(), "COPY t2 FROM STDIN (FORMAT binary)", out1), "");
     // Same rows with the same bytes...
-    ResPtr diff = exec(c(), "SELECT count(*) FROM t FULL JOIN t2 ON t.id = t2.id AND t.n = t2.n "
-                            "WHERE t.id IS NULL OR t2.id IS NULL");
+    ResPtr diff = exec(c(),
+                       "SELECT count(*) FROM t FULL JOIN t2 ON t.id = t2.id AND t.n = t2.n "
+                       "WHERE t.id IS NULL OR t2.id IS NULL");
     ASSERT_EQ(PQresultStatus(diff.get()), PGRES_TUPLES_OK) << PQerrorMessage(c());
     EXPECT_STREQ(PQgetvalue(diff.get(), 0, 0), "0");
     EXPECT_EQ(server_view("t2"), server_view("t"));
@@ -225,8 +229,8 @@ TEST_F(UlidBinary, CopyInRejectsFieldsThatAreNotSixteenBytes) {
     ASSERT_EQ(PQresultStatus(r.get()), PGRES_COMMAND_OK);
     auto tuple = [](int len) {
         std::string d("PGCOPY\n\377\r\n\0", 11);
-        d += std::string(8, '\0');       // flags, header extension length
-        d += std::string("\0\1", 2);     // one field
+        d += std::string(8, '\0');    // flags, header extension length
+        d += std::string("\0\1", 2);  // one field
         d += std::string("\0\0\0", 3) + static_cast<char>(len);
         d += std::string(static_cast<std::size_t>(len), '\x11');
         d += std::string("\xff\xff", 2);  // trailer

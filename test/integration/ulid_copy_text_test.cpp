@@ -25,8 +25,9 @@ protected:
         pqxx::nontransaction tx(*conn_);
         tx.exec("CREATE TABLE t (id ulid PRIMARY KEY, n int NOT NULL UNIQUE)");
         tx.exec("INSERT INTO t SELECT gen_ulid(), g FROM generate_series(1, " + std::to_string(kRows) + ") g");
-        tx.exec("INSERT INTO t VALUES ('00000000000000000000000000', -1), ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ', -2),"
-                " ('01ARZ3NDEKTSV4RRFFQ69G5FAV', -3)");
+        tx.exec(
+            "INSERT INTO t VALUES ('00000000000000000000000000', -1), ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ', -2),"
+            " ('01ARZ3NDEKTSV4RRFFQ69G5FAV', -3)");
         tx.exec("CREATE TABLE t2 (LIKE t)");
     }
     // Raw COPY text lines ("<id>\t<n>"), split by hand: libpqxx 6.4.5's tuple extraction
@@ -95,14 +96,16 @@ TEST_F(UlidCopyText, CopyRoundTripInEitherCaseKeepsEveryValue) {
         tx.commit();
     }
     pqxx::work tx(*conn_);
-    auto diff = tx.exec1("SELECT count(*) FROM t FULL JOIN t2 ON t.id = t2.id AND t.n = t2.n "
-                         "WHERE t.id IS NULL OR t2.id IS NULL");
+    auto diff = tx.exec1(
+        "SELECT count(*) FROM t FULL JOIN t2 ON t.id = t2.id AND t.n = t2.n "
+        "WHERE t.id IS NULL OR t2.id IS NULL");
     EXPECT_EQ(diff[0].as<long>(), 0);
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM t2")[0].as<long>(), kRows + 3);
     // The bytes are the same too (not just equal under ulid's operator).
-    EXPECT_EQ(tx.exec1("SELECT count(*) FROM t JOIN t2 USING (n) WHERE uuid_send(t.id::uuid) <> uuid_send(t2.id::uuid)")[0]
-                  .as<long>(),
-              0);
+    EXPECT_EQ(
+        tx.exec1("SELECT count(*) FROM t JOIN t2 USING (n) WHERE uuid_send(t.id::uuid) <> uuid_send(t2.id::uuid)")[0]
+            .as<long>(),
+        0);
     tx.commit();
     auto back = read_all("t2");
     std::sort(rows.begin(), rows.end());

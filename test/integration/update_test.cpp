@@ -28,7 +28,8 @@ using idgen::it::ScratchDb;
 // The release whose install script the data test starts from.
 constexpr const char* kOldVersion = "0.1.0";
 constexpr int kRows = 3000;
-const std::string kShardRows = "SELECT n || ' ' || id FROM shard_7.items WHERE n <= " + std::to_string(kRows) + " ORDER BY n";
+const std::string kShardRows =
+    "SELECT n || ' ' || id FROM shard_7.items WHERE n <= " + std::to_string(kRows) + " ORDER BY n";
 
 // One line per fact about the extension's members. Run with search_path = pg_catalog, so every name
 // outside pg_catalog comes out schema-qualified.
@@ -276,8 +277,9 @@ std::vector<std::string> installable_versions() {
     pqxx::connection c(idgen::it::dsn());
     pqxx::nontransaction tx(c);
     std::vector<std::string> versions;
-    for (const auto& f : column(tx, "SELECT f FROM pg_ls_dir((SELECT setting FROM pg_config WHERE name = 'SHAREDIR') "
-                                    "|| '/extension') f WHERE f LIKE 'id\\_gen--%.sql' ORDER BY f")) {
+    for (const auto& f : column(tx,
+                                "SELECT f FROM pg_ls_dir((SELECT setting FROM pg_config WHERE name = 'SHAREDIR') "
+                                "|| '/extension') f WHERE f LIKE 'id\\_gen--%.sql' ORDER BY f")) {
         std::string v = f.substr(std::string("id_gen--").size());
         v.resize(v.size() - std::string(".sql").size());
         if (v.find("--") == std::string::npos) versions.push_back(v);
@@ -359,28 +361,35 @@ protected:
             b64 base36_64, b64h base36_64, b128 base36_128, b128h base36_128,
             p uuid NOT NULL DEFAULT gen_uuidv7()))");
         // Indexes first, so the rows go in through each access method's insert path.
-        tx.exec("CREATE UNIQUE INDEX ids_u_btree ON ids (u); CREATE INDEX ids_uh_hash ON ids USING hash (uh); "
-                "CREATE INDEX ids_ub_brin ON ids USING brin (ub) WITH (pages_per_range = 4); "
-                "CREATE UNIQUE INDEX ids_s_btree ON ids (s); CREATE INDEX ids_sh_hash ON ids USING hash (sh); "
-                "CREATE INDEX ids_sb_brin ON ids USING brin (sb) WITH (pages_per_range = 4); "
-                "CREATE UNIQUE INDEX ids_b64_btree ON ids (b64); CREATE INDEX ids_b64h_hash ON ids USING hash (b64h); "
-                "CREATE UNIQUE INDEX ids_b128_btree ON ids (b128); "
-                "CREATE INDEX ids_b128h_hash ON ids USING hash (b128h); CREATE UNIQUE INDEX ids_p_btree ON ids (p)");
+        tx.exec(
+            "CREATE UNIQUE INDEX ids_u_btree ON ids (u); CREATE INDEX ids_uh_hash ON ids USING hash (uh); "
+            "CREATE INDEX ids_ub_brin ON ids USING brin (ub) WITH (pages_per_range = 4); "
+            "CREATE UNIQUE INDEX ids_s_btree ON ids (s); CREATE INDEX ids_sh_hash ON ids USING hash (sh); "
+            "CREATE INDEX ids_sb_brin ON ids USING brin (sb) WITH (pages_per_range = 4); "
+            "CREATE UNIQUE INDEX ids_b64_btree ON ids (b64); CREATE INDEX ids_b64h_hash ON ids USING hash (b64h); "
+            "CREATE UNIQUE INDEX ids_b128_btree ON ids (b128); "
+            "CREATE INDEX ids_b128h_hash ON ids USING hash (b128h); CREATE UNIQUE INDEX ids_p_btree ON ids (p)");
         // base36_128 gets random values (inserts all over the btree); base36_64 the snowflakes.
-        tx.exec("INSERT INTO ids SELECT n, u, u, u, s, s, s, s::base36_64, s::base36_64, r, r, p FROM ("
-                "SELECT g AS n, gen_ulid() AS u, gen_snowflake() AS s, gen_random_uuid()::base36_128 AS r, "
-                "gen_uuidv7() AS p FROM generate_series(1, " + std::to_string(kRows) + ") g) v");
+        tx.exec(
+            "INSERT INTO ids SELECT n, u, u, u, s, s, s, s::base36_64, s::base36_64, r, r, p FROM ("
+            "SELECT g AS n, gen_ulid() AS u, gen_snowflake() AS s, gen_random_uuid()::base36_128 AS r, "
+            "gen_uuidv7() AS p FROM generate_series(1, " +
+            std::to_string(kRows) + ") g) v");
         tx.exec("CREATE TABLE shard_7.items (id bigint PRIMARY KEY DEFAULT shard_7.next_id(), n int NOT NULL)");
         tx.exec("INSERT INTO shard_7.items (n) SELECT generate_series(1, " + std::to_string(kRows) + ")");
     }
     // Every stored value in its text form, row by row.
     static std::vector<std::string> snapshot(pqxx::transaction_base& tx) {
-        return column(tx, "SELECT concat_ws(' ', n, u, uh, ub, s, sh, sb, b64, b64h, b128, b128h, "
-                          "prefixed_format('acct', p)) FROM ids WHERE n <= " + std::to_string(kRows) + " ORDER BY n");
+        return column(tx,
+                      "SELECT concat_ws(' ', n, u, uh, ub, s, sh, sb, b64, b64h, b128, b128h, "
+                      "prefixed_format('acct', p)) FROM ids WHERE n <= " +
+                          std::to_string(kRows) + " ORDER BY n");
     }
     static std::vector<std::string> registries(pqxx::transaction_base& tx) {
-        auto r = column(tx, "SELECT concat_ws(' ', shard, schema_name, epoch, created_at) FROM shard_registry ORDER BY shard");
-        for (auto& l : column(tx, "SELECT concat_ws(' ', prefix, owner, registered_at) FROM prefix_registry ORDER BY prefix"))
+        auto r = column(
+            tx, "SELECT concat_ws(' ', shard, schema_name, epoch, created_at) FROM shard_registry ORDER BY shard");
+        for (auto& l :
+             column(tx, "SELECT concat_ws(' ', prefix, owner, registered_at) FROM prefix_registry ORDER BY prefix"))
             r.push_back(l);
         return r;
     }
@@ -426,7 +435,8 @@ TEST_F(UpdateEqualsFresh, ComparisonReportsAChangedMember) {
         {"ALTER OPERATOR <= (ulid, ulid) SET (RESTRICT = scalarltsel)", 1, 1,
          "operator public.<=(public.ulid,public.ulid): ", " restrict=scalarltsel(", " restrict=scalarlesel("},
         {"UPDATE pg_catalog.pg_cast SET castcontext = 'a' WHERE castsource = 'uuid'::regtype "
-         "AND casttarget = 'ulid'::regtype", 1, 1, "cast (uuid AS public.ulid): ", " context=a ", " context=e "},
+         "AND casttarget = 'ulid'::regtype",
+         1, 1, "cast (uuid AS public.ulid): ", " context=a ", " context=e "},
         {"COMMENT ON TYPE ulid IS NULL", 0, 1, "comment on type public.ulid: ", "", "'Universally"},
         {"ALTER OPERATOR FAMILY ulid_ops USING btree DROP FUNCTION 2 (ulid, ulid)", 0, 1,
          "operator family public.ulid_ops USING btree: function 2 ", "", "ulid_sortsupport"},
@@ -474,7 +484,8 @@ TEST_F(UpdateEqualsFresh, DataReadsBackTheSame) {
     // The shard IDs decode to shard 7 with the registry's epoch, dated no later than the run-ahead
     // allowance (1 s) after they were made.
     EXPECT_EQ(tx.exec1("SELECT count(*) FROM shard_7.items WHERE shard_id_shard(id) <> 7 OR shard_id_time(id) IS NULL "
-                       "OR shard_id_time(id) > now() + interval '1 second'")[0].as<long>(),
+                       "OR shard_id_time(id) > now() + interval '1 second'")[0]
+                  .as<long>(),
               0);
 }
 
@@ -489,8 +500,10 @@ TEST_F(UpdateEqualsFresh, IndexScansFindTheOldRows) {
         std::string values = "{";  // IDs' text forms are letters, digits and '_': no quoting needed
         for (const auto& t : texts) values += (values.size() > 1 ? "," : "") + t;
         values += "}";
-        const std::string query = "SELECT count(*) FROM unnest('" + values + "'::text[]) v(t) WHERE EXISTS "
-                                  "(SELECT 1 FROM ids WHERE ids." + std::string(ix.column) + " = " + ix.key + ")";
+        const std::string query = "SELECT count(*) FROM unnest('" + values +
+                                  "'::text[]) v(t) WHERE EXISTS "
+                                  "(SELECT 1 FROM ids WHERE ids." +
+                                  std::string(ix.column) + " = " + ix.key + ")";
         pqxx::work tx(c);
         tx.exec("SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off");
         std::string plan;
@@ -508,10 +521,11 @@ TEST_F(UpdateEqualsFresh, BtreeIndexesPassAmcheck) {
     if (tx.exec1("SELECT count(*) FROM pg_available_extensions WHERE name = 'amcheck'")[0].as<long>() == 0)
         GTEST_SKIP() << "amcheck is not available on this server";
     tx.exec("CREATE EXTENSION IF NOT EXISTS amcheck");
-    const auto indexes = column(tx, "SELECT i.indexrelid::regclass FROM pg_index i JOIN pg_class x ON x.oid = i.indexrelid "
-                                    "JOIN pg_am a ON a.oid = x.relam WHERE a.amname = 'btree' AND i.indrelid IN "
-                                    "('ids'::regclass, 'shard_7.items'::regclass, 'shard_registry'::regclass, "
-                                    "'prefix_registry'::regclass) ORDER BY 1");
+    const auto indexes = column(tx,
+                                "SELECT i.indexrelid::regclass FROM pg_index i JOIN pg_class x ON x.oid = i.indexrelid "
+                                "JOIN pg_am a ON a.oid = x.relam WHERE a.amname = 'btree' AND i.indrelid IN "
+                                "('ids'::regclass, 'shard_7.items'::regclass, 'shard_registry'::regclass, "
+                                "'prefix_registry'::regclass) ORDER BY 1");
     EXPECT_EQ(indexes.size(), 10u);  // ids: pkey + 5; items: pkey; registries: 3
     for (const auto& ix : indexes) {
         SCOPED_TRACE(ix);
@@ -529,19 +543,27 @@ TEST_F(UpdateEqualsFresh, GeneratorsIssueAfterTheUpdate) {
     auto max_of = [&](const std::string& col) {
         return "(SELECT max(" + col + ") FROM ids WHERE n <= " + std::to_string(kRows) + ")";
     };
-    tx.exec("INSERT INTO ids (n) SELECT generate_series(" + std::to_string(kRows + 1) + ", " + std::to_string(kRows + 100) + ")");
+    tx.exec("INSERT INTO ids (n) SELECT generate_series(" + std::to_string(kRows + 1) + ", " +
+            std::to_string(kRows + 100) + ")");
     // Node state is shared by the server: every new snowflake is above every old one.
-    EXPECT_EQ(tx.exec1("SELECT count(*) FROM ids WHERE n > " + std::to_string(kRows) + " AND s <= " + max_of("s"))[0].as<long>(), 0);
+    EXPECT_EQ(tx.exec1("SELECT count(*) FROM ids WHERE n > " + std::to_string(kRows) + " AND s <= " + max_of("s"))[0]
+                  .as<long>(),
+              0);
     // ulid and uuidv7: unique (ids_u_btree, ids_p_btree) and not from an earlier millisecond.
-    EXPECT_EQ(tx.exec1("SELECT count(*) FROM ids WHERE n > " + std::to_string(kRows) + " AND ulid_time(u) < ulid_time(" +
-                       max_of("u") + ")")[0].as<long>(), 0);
-    EXPECT_EQ(tx.exec1("SELECT count(*) FROM ids WHERE n > " + std::to_string(kRows) + " AND uuid_version(p) = 7 AND "
-                       "uuidv7_time(p) >= (SELECT max(uuidv7_time(p)) FROM ids WHERE n <= " + std::to_string(kRows) + ")")[0].as<long>(),
+    EXPECT_EQ(tx.exec1("SELECT count(*) FROM ids WHERE n > " + std::to_string(kRows) +
+                       " AND ulid_time(u) < ulid_time(" + max_of("u") + ")")[0]
+                  .as<long>(),
+              0);
+    EXPECT_EQ(tx.exec1("SELECT count(*) FROM ids WHERE n > " + std::to_string(kRows) +
+                       " AND uuid_version(p) = 7 AND "
+                       "uuidv7_time(p) >= (SELECT max(uuidv7_time(p)) FROM ids WHERE n <= " +
+                       std::to_string(kRows) + ")")[0]
+                  .as<long>(),
               100);
     // The shard's next_id(), through the column default: above every ID issued before the update.
     const long long before = tx.exec1("SELECT max(id) FROM shard_7.items")[0].as<long long>();
-    const auto fresh = tx.exec("INSERT INTO shard_7.items (n) SELECT generate_series(" + std::to_string(kRows + 1) + ", " +
-                               std::to_string(kRows + 100) + ") RETURNING id");
+    const auto fresh = tx.exec("INSERT INTO shard_7.items (n) SELECT generate_series(" + std::to_string(kRows + 1) +
+                               ", " + std::to_string(kRows + 100) + ") RETURNING id");
     ASSERT_EQ(fresh.size(), 100u);
     for (const auto& row : fresh) EXPECT_GT(row[0].as<long long>(), before);
     EXPECT_EQ(tx.exec1("SELECT gen_prefixed('acct') ~ '^acct_[0-9a-z]{25}$'")[0].as<bool>(), true);
@@ -563,8 +585,8 @@ TEST_F(UpdateEqualsFresh, EveryReleasedVersionUpdatesToAFreshInstall) {
     pqxx::nontransaction tx(c);
     for (const auto& v : released) {
         SCOPED_TRACE("from " + v);
-        const auto path = tx.exec_params("SELECT path FROM pg_extension_update_paths('id_gen') WHERE source = $1 AND target = $2",
-                                         v, target_);
+        const auto path = tx.exec_params(
+            "SELECT path FROM pg_extension_update_paths('id_gen') WHERE source = $1 AND target = $2", v, target_);
         ASSERT_EQ(path.size(), 1u);
         ASSERT_FALSE(path[0][0].is_null()) << "no chain of update scripts from " << v << " to " << target_;
         ScratchDb db("it_update_path", v);
@@ -587,18 +609,22 @@ TEST(UpdateCreatedTypes, GeneratorsGetTheLabelsCreateIdTypeGivesNow) {
     ScratchDb db("it_update_types", "0.2.0");
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
-    tx.exec("SELECT create_id_type('upd_ulid', kind => 'ulid', prefix => 'updu'),"
-            "       create_id_type('upd_v7', kind => 'uuidv7', prefix => 'updv', format => 'typeid'),"
-            "       create_id_type('upd_sf', kind => 'snowflake', prefix => 'upds')");
+    tx.exec(
+        "SELECT create_id_type('upd_ulid', kind => 'ulid', prefix => 'updu'),"
+        "       create_id_type('upd_v7', kind => 'uuidv7', prefix => 'updv', format => 'typeid'),"
+        "       create_id_type('upd_sf', kind => 'snowflake', prefix => 'upds')");
     const char* labels =
         "SELECT string_agg(p.proname || '=' || p.proparallel::text, ' ' ORDER BY p.proname) FROM pg_proc p "
         "WHERE p.pronargs = 0 AND p.proname IN ('gen_upd_ulid', 'gen_upd_v7', 'gen_upd_sf', 'gen_ulid', 'gen_uuidv7')";
-    EXPECT_EQ(tx.exec1(labels)[0].as<std::string>(), "gen_ulid=s gen_upd_sf=u gen_upd_ulid=s gen_upd_v7=s gen_uuidv7=s");
+    EXPECT_EQ(tx.exec1(labels)[0].as<std::string>(),
+              "gen_ulid=s gen_upd_sf=u gen_upd_ulid=s gen_upd_v7=s gen_uuidv7=s");
     tx.exec("ALTER EXTENSION id_gen UPDATE");
-    EXPECT_EQ(tx.exec1(labels)[0].as<std::string>(), "gen_ulid=r gen_upd_sf=u gen_upd_ulid=r gen_upd_v7=r gen_uuidv7=r");
+    EXPECT_EQ(tx.exec1(labels)[0].as<std::string>(),
+              "gen_ulid=r gen_upd_sf=u gen_upd_ulid=r gen_upd_v7=r gen_uuidv7=r");
     // And the same for a type created after the update.
     tx.exec("SELECT create_id_type('upd_ksuid', kind => 'ksuid', prefix => 'updk')");
-    EXPECT_EQ(tx.exec1("SELECT proparallel::text FROM pg_proc WHERE proname = 'gen_upd_ksuid'")[0].as<std::string>(), "r");
+    EXPECT_EQ(tx.exec1("SELECT proparallel::text FROM pg_proc WHERE proname = 'gen_upd_ksuid'")[0].as<std::string>(),
+              "r");
 }
 
 }  // namespace

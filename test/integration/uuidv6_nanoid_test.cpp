@@ -24,8 +24,8 @@ std::vector<std::string> oracle(const std::string& cmd, const std::string& arg, 
         std::ofstream f(in);
         for (const auto& l : input) f << l << '\n';
     }
-    const std::string line = "node " IDGEN_SOURCE_DIR "/test/oracle/uuid_nanoid.mjs " + cmd + " " + arg + " <" + in +
-                             " >" + out;
+    const std::string line =
+        "node " IDGEN_SOURCE_DIR "/test/oracle/uuid_nanoid.mjs " + cmd + " " + arg + " <" + in + " >" + out;
     const int rc = std::system(line.c_str());
     EXPECT_EQ(rc, 0) << line;
     std::vector<std::string> lines;
@@ -58,7 +58,8 @@ class Oracle : public ::testing::Test {
 protected:
     void SetUp() override {
         if (!std::getenv("IDGEN_NPM_DIR"))
-            GTEST_SKIP() << "IDGEN_NPM_DIR is not set: scripts/test.sh installs the npm oracles (scripts/npm_oracles.sh)";
+            GTEST_SKIP()
+                << "IDGEN_NPM_DIR is not set: scripts/test.sh installs the npm oracles (scripts/npm_oracles.sh)";
     }
 };
 
@@ -70,8 +71,10 @@ TEST_F(Oracle, NpmUuidReadsOurUuidv6) {
     ScratchDb db("it_v6_npm_reads");
     pqxx::connection c(db.dsn());
     pqxx::work tx(c);
-    auto r = tx.exec("SELECT id::text, uuid_v6_to_v1(id)::text FROM (SELECT n, uuidv6() AS id FROM "
-                     "generate_series(1, " + std::to_string(kValues) + ") n) s ORDER BY n");
+    auto r = tx.exec(
+        "SELECT id::text, uuid_v6_to_v1(id)::text FROM (SELECT n, uuidv6() AS id FROM "
+        "generate_series(1, " +
+        std::to_string(kValues) + ") n) s ORDER BY n");
     ASSERT_EQ(r.size(), static_cast<std::size_t>(kValues));
     std::vector<std::string> ids;
     for (const auto& row : r) ids.push_back(row[0].c_str());
@@ -188,7 +191,8 @@ TEST(Nanoid, ChiSquaredOnTheServer) {
         double low, high;
     };
     const std::string all = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
-    const Case cases[] = {{all, 23.2, 131.4}, {all.substr(0, 62), 22.0, 128.5}, {"0123456789abcdefghijklmnopqrstuvwxyz", 8.4, 89.9}};
+    const Case cases[] = {
+        {all, 23.2, 131.4}, {all.substr(0, 62), 22.0, 128.5}, {"0123456789abcdefghijklmnopqrstuvwxyz", 8.4, 89.9}};
     for (const Case& k : cases) {
         auto r = tx.exec_params(
             // The set-returning function in the select list: one gen_nanoid() call per row (in FROM,
@@ -204,7 +208,8 @@ TEST(Nanoid, ChiSquaredOnTheServer) {
         EXPECT_EQ(r[0][1].as<std::size_t>(), k.alphabet.size()) << "every character appears";
         EXPECT_EQ(r[0][3].as<long>(), 0) << "only the alphabet's characters";
         const double chi = r[0][2].as<double>();
-        std::printf("[ chi2 ] server, alphabet %zu: %.1f (bounds %.1f .. %.1f)\n", k.alphabet.size(), chi, k.low, k.high);
+        std::printf("[ chi2 ] server, alphabet %zu: %.1f (bounds %.1f .. %.1f)\n", k.alphabet.size(), chi, k.low,
+                    k.high);
         EXPECT_GT(chi, k.low);
         EXPECT_LT(chi, k.high);
     }
@@ -233,8 +238,9 @@ TEST(Uuidv6, ConcurrentSessionsDistinctAndMonotonic) {
     auto r = tx.exec("SELECT count(*), count(DISTINCT id) FROM ids");
     EXPECT_EQ(r[0][0].as<long>(), 100000);
     EXPECT_EQ(r[0][1].as<long>(), 100000);
-    auto down = tx.exec("SELECT count(*) FROM (SELECT id <= lag(id) OVER (PARTITION BY session ORDER BY n) AS d "
-                        "FROM ids) s WHERE d");
+    auto down = tx.exec(
+        "SELECT count(*) FROM (SELECT id <= lag(id) OVER (PARTITION BY session ORDER BY n) AS d "
+        "FROM ids) s WHERE d");
     EXPECT_EQ(down[0][0].as<long>(), 0);
 }
 
@@ -253,10 +259,11 @@ TEST(Nanoid, SingleByteEncodingAcceptsHighBytes) {
         pqxx::work tx(c);
         tx.exec("CREATE EXTENSION id_gen");
         // 'ab' plus é (0xE9) and ÿ (0xFF) as LATIN1 bytes.
-        auto r = tx.exec("SELECT count(*) FILTER (WHERE convert_to(c, 'LATIN1') NOT IN ('\\x61', '\\x62', '\\xe9', '\\xff')), "
-                         "count(DISTINCT c), sum(octet_length(c)) "
-                         "FROM (SELECT string_to_table(gen_nanoid(200, convert_from('\\x6162e9ff', 'LATIN1')), NULL) AS c "
-                         "      FROM generate_series(1, 20)) s");
+        auto r = tx.exec(
+            "SELECT count(*) FILTER (WHERE convert_to(c, 'LATIN1') NOT IN ('\\x61', '\\x62', '\\xe9', '\\xff')), "
+            "count(DISTINCT c), sum(octet_length(c)) "
+            "FROM (SELECT string_to_table(gen_nanoid(200, convert_from('\\x6162e9ff', 'LATIN1')), NULL) AS c "
+            "      FROM generate_series(1, 20)) s");
         EXPECT_EQ(r[0][0].as<long>(), 0);
         EXPECT_EQ(r[0][1].as<long>(), 4);
         EXPECT_EQ(r[0][2].as<long>(), 4000);

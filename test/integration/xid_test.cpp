@@ -30,14 +30,19 @@ TEST(XidOracle, ExtensionValuesReadByXidTs) {
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
     // Half from gen_xid(), half arbitrary 12 bytes (every field takes every kind of value).
-    const std::string lines = tx.exec1(
-        "SELECT string_agg(" + kFields + ", E'\\n') || E'\\n' FROM (SELECT CASE WHEN g % 2 = 0 THEN gen_xid() "
-        "ELSE rsxid(decode(substr(md5(g::text || random()::text), 1, 24), 'hex')) END AS x "
-        "FROM generate_series(1, " + std::to_string(kOracleRows) + ") g) s").at(0).as<std::string>();
+    const std::string lines =
+        tx.exec1("SELECT string_agg(" + kFields +
+                 ", E'\\n') || E'\\n' FROM (SELECT CASE WHEN g % 2 = 0 THEN gen_xid() "
+                 "ELSE rsxid(decode(substr(md5(g::text || random()::text), 1, 24), 'hex')) END AS x "
+                 "FROM generate_series(1, " +
+                 std::to_string(kOracleRows) + ") g) s")
+            .at(0)
+            .as<std::string>();
     ASSERT_EQ(idgen::it::count_lines(lines), static_cast<std::size_t>(kOracleRows));
     idgen::it::TempFile file("xid_to_npm");
     file.write(lines);
-    EXPECT_EQ(idgen::it::run_oracle("xid.cjs", "check '" + file.path() + "'"), "ok " + std::to_string(kOracleRows) + "\n");
+    EXPECT_EQ(idgen::it::run_oracle("xid.cjs", "check '" + file.path() + "'"),
+              "ok " + std::to_string(kOracleRows) + "\n");
 }
 
 TEST(XidOracle, XidTsValuesReadByExtension) {
@@ -46,15 +51,21 @@ TEST(XidOracle, XidTsValuesReadByExtension) {
     ASSERT_EQ(idgen::it::count_lines(lines), static_cast<std::size_t>(kOracleRows));
     pqxx::connection c(db.dsn());
     pqxx::nontransaction tx(c);
-    tx.exec_params("CREATE TABLE npm AS SELECT l, split_part(l, ' ', 1) AS txt, decode(split_part(l, ' ', 2), 'hex') AS raw, "
-                   "split_part(l, ' ', 3)::bigint AS secs FROM string_to_table($1, E'\\n') l WHERE l <> ''", lines);
-    auto r = tx.exec1("SELECT count(*), "
-                      "count(*) FILTER (WHERE (SELECT " + kFields + " FROM (SELECT txt::rsxid AS x) y) <> l), "
-                      "count(*) FILTER (WHERE rsxid(raw)::text <> txt), "
-                      "count(*) FILTER (WHERE txt::rsxid::timestamptz <> to_timestamp(secs)), "
-                      "count(*) FILTER (WHERE txt::rsxid NOT BETWEEN xid_lower(to_timestamp(secs)) AND xid_upper(to_timestamp(secs))), "
-                      "count(*) FILTER (WHERE txt::rsxid::objectid::bytea <> raw) "
-                      "FROM npm");
+    tx.exec_params(
+        "CREATE TABLE npm AS SELECT l, split_part(l, ' ', 1) AS txt, decode(split_part(l, ' ', 2), 'hex') AS raw, "
+        "split_part(l, ' ', 3)::bigint AS secs FROM string_to_table($1, E'\\n') l WHERE l <> ''",
+        lines);
+    auto r = tx.exec1(
+        "SELECT count(*), "
+        "count(*) FILTER (WHERE (SELECT " +
+        kFields +
+        " FROM (SELECT txt::rsxid AS x) y) <> l), "
+        "count(*) FILTER (WHERE rsxid(raw)::text <> txt), "
+        "count(*) FILTER (WHERE txt::rsxid::timestamptz <> to_timestamp(secs)), "
+        "count(*) FILTER (WHERE txt::rsxid NOT BETWEEN xid_lower(to_timestamp(secs)) AND "
+        "xid_upper(to_timestamp(secs))), "
+        "count(*) FILTER (WHERE txt::rsxid::objectid::bytea <> raw) "
+        "FROM npm");
     EXPECT_EQ(r[0].as<long>(), kOracleRows);
     for (int i = 1; i <= 5; ++i) EXPECT_EQ(r[i].as<long>(), 0) << "check " << i;
     auto o = tx.exec1(
@@ -84,12 +95,16 @@ TEST(XidConcurrency, NoDuplicateAcrossBackendsEachWithItsPidAndAscending) {
                 pqxx::nontransaction tx(conn);
                 made[c].pid = tx.exec1("SELECT pg_backend_pid()").at(0).as<int>();
                 made[c].machine = tx.exec1("SELECT xid_server_machine()").at(0).as<std::string>();
-                auto r = tx.exec("SELECT encode(x::bytea, 'hex'), xid_pid(x), xid_machine(x) FROM (SELECT gen_xid() AS x, n "
-                                 "FROM generate_series(1, " + std::to_string(kPer) + ") WITH ORDINALITY AS g(v, n)) s ORDER BY n");
+                auto r = tx.exec(
+                    "SELECT encode(x::bytea, 'hex'), xid_pid(x), xid_machine(x) FROM (SELECT gen_xid() AS x, n "
+                    "FROM generate_series(1, " +
+                    std::to_string(kPer) + ") WITH ORDINALITY AS g(v, n)) s ORDER BY n");
                 for (const auto& row : r) {
                     made[c].hex.push_back(row[0].as<std::string>());
-                    if (row[1].as<int>() != (made[c].pid & 0xFFFF)) throw std::runtime_error("pid field is not the backend's");
-                    if (row[2].as<std::string>() != made[c].machine) throw std::runtime_error("machine field is not the server's");
+                    if (row[1].as<int>() != (made[c].pid & 0xFFFF))
+                        throw std::runtime_error("pid field is not the backend's");
+                    if (row[2].as<std::string>() != made[c].machine)
+                        throw std::runtime_error("machine field is not the server's");
                 }
             } catch (const std::exception& e) {
                 errors[c] = e.what();
@@ -118,7 +133,8 @@ TEST(XidFork, BackendsDrawTheirOwnCounterStartAndShareTheMachine) {
     std::set<std::string> machines;
     for (const auto& [host, port] : servers) {
         if (host.empty()) continue;
-        const std::string base = "host=" + host + " port=" + port + " user=" + env_or("PGUSER", "postgres") + " dbname=";
+        const std::string base =
+            "host=" + host + " port=" + port + " user=" + env_or("PGUSER", "postgres") + " dbname=";
         {
             pqxx::connection c(base + "postgres");
             pqxx::nontransaction tx(c);
@@ -135,9 +151,10 @@ TEST(XidFork, BackendsDrawTheirOwnCounterStartAndShareTheMachine) {
         for (int i = 0; i < 24; ++i) {
             pqxx::connection c(base + "it_xid_fork");
             pqxx::nontransaction tx(c);
-            auto r = tx.exec1("SELECT xid_counter(a), xid_counter(b), xid_machine(a), xid_pid(a), pg_backend_pid() & 65535, "
-                              "encode(system_identifier::text::bytea, 'hex') FROM (SELECT gen_xid() AS a) x, "
-                              "LATERAL (SELECT gen_xid() AS b WHERE a IS NOT NULL) y, pg_control_system()");
+            auto r = tx.exec1(
+                "SELECT xid_counter(a), xid_counter(b), xid_machine(a), xid_pid(a), pg_backend_pid() & 65535, "
+                "encode(system_identifier::text::bytea, 'hex') FROM (SELECT gen_xid() AS a) x, "
+                "LATERAL (SELECT gen_xid() AS b WHERE a IS NOT NULL) y, pg_control_system()");
             starts.insert(r[0].as<long>());
             EXPECT_EQ(r[1].as<long>(), (r[0].as<long>() + 1) % (1L << 24));
             EXPECT_EQ(r[3].as<long>(), r[4].as<long>());
@@ -169,7 +186,8 @@ TEST(XidFork, ParallelScanMakesDistinctIdsInTheSessionsBackend) {
     tx.exec("SET min_parallel_table_scan_size = 0");
     tx.exec("SET max_parallel_workers_per_gather = 2");
     const std::string q = "SELECT gen_xid() AS x FROM big";
-    EXPECT_NE(tx.exec1("EXPLAIN (FORMAT JSON, COSTS OFF) " + q).at(0).as<std::string>().find("Gather"), std::string::npos);
+    EXPECT_NE(tx.exec1("EXPLAIN (FORMAT JSON, COSTS OFF) " + q).at(0).as<std::string>().find("Gather"),
+              std::string::npos);
     auto r = tx.exec1("SELECT count(*), count(DISTINCT x), count(DISTINCT xid_pid(x)) FROM (" + q + ") s");
     EXPECT_EQ(r[0].as<long>(), 300000);
     EXPECT_EQ(r[1].as<long>(), 300000);

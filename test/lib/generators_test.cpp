@@ -91,9 +91,10 @@ void expect_issue_order(const std::vector<std::vector<Call<Id>>>& calls) {
     std::size_t checked = 0;
     for (const auto& b : all) {
         // Calls that ended before b started.
-        const auto n = static_cast<std::size_t>(
-            std::lower_bound(all.begin(), all.end(), b.start, [](const Call<Id>& c, std::uint64_t s) { return c.end < s; }) -
-            all.begin());
+        const auto n =
+            static_cast<std::size_t>(std::lower_bound(all.begin(), all.end(), b.start,
+                                                      [](const Call<Id>& c, std::uint64_t s) { return c.end < s; }) -
+                                     all.begin());
         if (n == 0) continue;
         ASSERT_LT(prefix_max[n - 1], b.id) << "an ID issued earlier is not smaller than " << b.id;
         ++checked;
@@ -266,14 +267,16 @@ TEST(LibSnowflakeGenerator, Validation) {
         return errc{};
     };
     EXPECT_EQ(e([] { id_gen::SnowflakeGenerator g(1024); }), errc::invalid_argument);
-    EXPECT_EQ(e([] { id_gen::SnowflakeGenerator g(16, id_gen::SnowflakeLayout::javascript()); }), errc::invalid_argument);
+    EXPECT_EQ(e([] { id_gen::SnowflakeGenerator g(16, id_gen::SnowflakeLayout::javascript()); }),
+              errc::invalid_argument);
     id_gen::SnowflakeGenerator ok(15, id_gen::SnowflakeLayout::javascript());
     EXPECT_EQ(ok.node(), 15u);
     EXPECT_EQ(ok.layout(), id_gen::SnowflakeLayout::javascript());
     EXPECT_LE(ok.next().value(), (std::int64_t{1} << 53) - 1);
     id_gen::SnowflakeOptions o;
     o.max_run_ahead = std::chrono::milliseconds(60001);
-    EXPECT_EQ(e([&] { id_gen::SnowflakeGenerator g(1, id_gen::SnowflakeLayout::twitter(), o); }), errc::invalid_argument);
+    EXPECT_EQ(e([&] { id_gen::SnowflakeGenerator g(1, id_gen::SnowflakeLayout::twitter(), o); }),
+              errc::invalid_argument);
     // A clock before the layout's epoch.
     ManualClock clock;
     clock.set_ms(1600000000000);

@@ -82,9 +82,10 @@ TEST(LibUlid, RoundTripAndOrderOfRandomValues) {
 }
 
 TEST(LibUlid, MalformedTextIs22P02WithTheValue) {
-    for (const std::string bad : {"", "01ARYZ6S41TSV4RRFFQ69G5FA", "01ARYZ6S41TSV4RRFFQ69G5FAVX", "01ARYZ6S41TSV4RRFFQ69G5FAI",
-                                  "01ARYZ6S41TSV4RRFFQ69G5FAL", "01ARYZ6S41TSV4RRFFQ69G5FAO", "01ARYZ6S41TSV4RRFFQ69G5FAU",
-                                  "01ARYZ6S41TSV4RRFFQ69G5FA ", "01ARYZ6S41-SV4RRFFQ69G5FAV"}) {
+    for (const std::string bad :
+         {"", "01ARYZ6S41TSV4RRFFQ69G5FA", "01ARYZ6S41TSV4RRFFQ69G5FAVX", "01ARYZ6S41TSV4RRFFQ69G5FAI",
+          "01ARYZ6S41TSV4RRFFQ69G5FAL", "01ARYZ6S41TSV4RRFFQ69G5FAO", "01ARYZ6S41TSV4RRFFQ69G5FAU",
+          "01ARYZ6S41TSV4RRFFQ69G5FA ", "01ARYZ6S41-SV4RRFFQ69G5FAV"}) {
         const auto e = error_of([&] { (void)id_gen::Ulid::parse(bad); });
         EXPECT_EQ(e.code(), errc::invalid_syntax) << bad;
         EXPECT_STREQ(e.sqlstate(), "22P02");
@@ -240,7 +241,8 @@ TEST(LibSnowflake, TextRulesAndErrors) {
     EXPECT_EQ(id_gen::Snowflake::from_int(1295).to_base36(), "00000000000zz");
     EXPECT_EQ(id_gen::Snowflake::from_base36("ZZ").value(), 1295);
     EXPECT_EQ(error_of([] { (void)id_gen::Snowflake::from_base36("0"); }).code(), errc::out_of_range);
-    EXPECT_EQ(error_of([] { (void)id_gen::Snowflake::from_base36("1y2p0ij32e8e8"); }).code(), errc::out_of_range);  // 2^63
+    EXPECT_EQ(error_of([] { (void)id_gen::Snowflake::from_base36("1y2p0ij32e8e8"); }).code(),
+              errc::out_of_range);  // 2^63
 }
 
 TEST(LibSnowflake, Layouts) {
@@ -388,13 +390,13 @@ TEST(LibPrefixed, Base62Bodies) {
     EXPECT_EQ(back.to_string(), "acct_02p5oQZoHTv0zeY5yG21K3");
     EXPECT_EQ(back, id_gen::PrefixedId("acct", u));  // the same ID, whichever body writes it
     // A base62 body is not a base36 one, and the other way round.
-    EXPECT_EQ(error_of([] { (void)id_gen::PrefixedId::parse("acct_02p5oQZoHTv0zeY5yG21K3"); }).code(), errc::invalid_syntax);
+    EXPECT_EQ(error_of([] { (void)id_gen::PrefixedId::parse("acct_02p5oQZoHTv0zeY5yG21K3"); }).code(),
+              errc::invalid_syntax);
     const std::string b36 = id_gen::PrefixedId("acct", u).to_string();
     EXPECT_EQ(error_of([&] { (void)id_gen::PrefixedId::parse(b36, id_gen::PrefixedBody::base62); }).code(),
               errc::invalid_syntax);
     EXPECT_FALSE(id_gen::PrefixedId::try_parse("acct_02p5oqZoHTv0zeY5yG21K", id_gen::PrefixedBody::base62).has_value());
 }
-
 
 TEST(LibPrefixed, FormatParseAndErrors) {
     const auto u = id_gen::Uuid::parse("017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
@@ -409,8 +411,8 @@ TEST(LibPrefixed, FormatParseAndErrors) {
     std::string upper_body = body;
     for (auto& c : upper_body) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     EXPECT_EQ(id_gen::PrefixedId::parse("acct_" + upper_body), p);
-    for (const std::string& bad : {"ACCT_" + body, "acct" + body, "acct_" + body.substr(1), "_" + body,
-                                  "1acct_" + body, "acct_usr_" + body, "abcdefghijklmnopq_" + body}) {
+    for (const std::string& bad : {"ACCT_" + body, "acct" + body, "acct_" + body.substr(1), "_" + body, "1acct_" + body,
+                                   "acct_usr_" + body, "abcdefghijklmnopq_" + body}) {
         const auto e = error_of([&] { (void)id_gen::PrefixedId::parse(bad); });
         EXPECT_EQ(e.code(), errc::invalid_syntax) << bad;
         EXPECT_EQ(std::string(e.what()), "invalid input syntax for type prefixed ID: \"" + bad + "\"");
@@ -421,8 +423,9 @@ TEST(LibPrefixed, FormatParseAndErrors) {
     auto e = error_of([&] { (void)id_gen::PrefixedId::parse("acct", "usr_" + body); });
     EXPECT_EQ(e.code(), errc::wrong_prefix);
     EXPECT_STREQ(e.sqlstate(), "22P02");
-    EXPECT_EQ(std::string(e.what()),
-              "invalid input syntax for a prefixed ID: expected prefix \"acct\", found \"usr\" in \"usr_" + body + "\"");
+    EXPECT_EQ(
+        std::string(e.what()),
+        "invalid input syntax for a prefixed ID: expected prefix \"acct\", found \"usr\" in \"usr_" + body + "\"");
 
     for (const char* bad : {"", "Acct", "1acct", "acct_x", "abcdefghijklmnopq"}) {
         e = error_of([&] { id_gen::PrefixedId q(bad, u); });

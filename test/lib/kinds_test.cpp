@@ -38,7 +38,8 @@ TEST(LibObjectId, ParseFormatDecode) {
     EXPECT_EQ(id_gen::ObjectId::upper(t).to_string(), "507f1f77ffffffffffffffff");
     EXPECT_LT(id_gen::ObjectId::lower(t), id);
     EXPECT_LT(id, id_gen::ObjectId::upper(t));
-    EXPECT_EQ(sqlstate_of([] { (void)id_gen::ObjectId::lower(id_gen::sys_seconds{std::chrono::seconds(-1)}); }), "22003");
+    EXPECT_EQ(sqlstate_of([] { (void)id_gen::ObjectId::lower(id_gen::sys_seconds{std::chrono::seconds(-1)}); }),
+              "22003");
     EXPECT_EQ(sqlstate_of([] { (void)id_gen::ObjectId::upper(id_gen::sys_seconds{std::chrono::seconds(1LL << 32)}); }),
               "22003");
 }
@@ -104,8 +105,9 @@ TEST(LibShardId, DecodeAndGenerate) {
     EXPECT_EQ(id_gen::ShardId::parse(id.to_string()), id);
     EXPECT_EQ(sqlstate_of([] { (void)id_gen::ShardId::from_int(0); }), "22003");
     EXPECT_EQ(sqlstate_of([] { id_gen::ShardIdGenerator g(8192); }), "22023");
-    const auto before_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::system_clock::now().time_since_epoch()).count();
+    const auto before_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     id_gen::ShardIdGenerator g(8191, epoch);
     id_gen::ShardId prev = g.next();
     EXPECT_EQ(prev.shard(), 8191u);

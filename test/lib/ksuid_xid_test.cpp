@@ -105,8 +105,10 @@ TEST(LibKsuid, BoundsAndRandomAt) {
     EXPECT_GE(Ksuid::upper(t), Ksuid::parse("0ujtsYcgvSTl8PAuAdqWYSMnLOv"));
     EXPECT_EQ(Ksuid::random_at(t).unix_seconds(), 1507608047);
     EXPECT_NE(Ksuid::random_at(t), Ksuid::random_at(t));
-    EXPECT_EQ(code_of([] { (void)Ksuid::lower(id_gen::sys_seconds{std::chrono::seconds(1399999999)}); }), errc::time_out_of_range);
-    EXPECT_EQ(code_of([] { (void)Ksuid::random_at(id_gen::sys_seconds{std::chrono::seconds(5694967296)}); }), errc::time_out_of_range);
+    EXPECT_EQ(code_of([] { (void)Ksuid::lower(id_gen::sys_seconds{std::chrono::seconds(1399999999)}); }),
+              errc::time_out_of_range);
+    EXPECT_EQ(code_of([] { (void)Ksuid::random_at(id_gen::sys_seconds{std::chrono::seconds(5694967296)}); }),
+              errc::time_out_of_range);
 }
 
 TEST(LibKsuidGenerator, ThreadsShareOneGenerator) {
@@ -167,7 +169,8 @@ TEST(LibXid, RsXidExampleAndErrors) {
     }
     EXPECT_FALSE(Xid::try_parse("9m4e2mr0ui3e8a215n4h").has_value());
     EXPECT_EQ(Xid::lower(id_gen::xid_seconds{std::chrono::seconds(1300816219)}).to_string(), "9m4e2mo0000000000000");
-    EXPECT_EQ(code_of([] { (void)Xid::upper(id_gen::xid_seconds{std::chrono::seconds(-1)}); }), errc::time_out_of_range);
+    EXPECT_EQ(code_of([] { (void)Xid::upper(id_gen::xid_seconds{std::chrono::seconds(-1)}); }),
+              errc::time_out_of_range);
     EXPECT_EQ(code_of([] { id_gen::XidGenerator g(0x1000000); }), errc::invalid_argument);
 }
 
@@ -178,7 +181,8 @@ TEST(LibXidGenerator, ThreadsShareOneGeneratorFieldsAreSet) {
     EXPECT_EQ(x.machine(), 0xABCDEFu);
     EXPECT_EQ(x.pid(), static_cast<std::uint16_t>(getpid()));
     EXPECT_EQ(gen.machine(), 0xABCDEFu);
-    EXPECT_EQ(id_gen::XidGenerator::machine_from_system_identifier(42), id_gen::XidGenerator::machine_from_system_identifier(42));
+    EXPECT_EQ(id_gen::XidGenerator::machine_from_system_identifier(42),
+              id_gen::XidGenerator::machine_from_system_identifier(42));
 }
 
 TEST(LibXidGenerator, ForkedChildHasItsPidAndACounterOfItsOwn) {

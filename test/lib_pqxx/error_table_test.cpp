@@ -61,8 +61,8 @@ TEST(ErrorTable, ServerAndLibraryRaiseTheTablesSqlstateAndText) {
         Error code;
         const char* sql;
         std::string arg;
-        const char* type;  // the SQL type the message names
-        std::string value;  // the value the message shows
+        const char* type;               // the SQL type the message names
+        std::string value;              // the value the message shows
         std::function<void()> library;  // the same input to the library (empty: see below)
     };
     const std::vector<Case> cases = {
@@ -104,7 +104,6 @@ TEST(ErrorTable, ServerAndLibraryRaiseTheTablesSqlstateAndText) {
     });
     const idgen::ErrorText* t = idgen::error_text(Error::kLayoutExhausted);
     EXPECT_EQ(library.sqlstate, t->sqlstate);
-    EXPECT_EQ(library.message,
-              table_message(Error::kLayoutExhausted, "snowflake",
-                            "the layout's time field is used up at 2023-11-14 22:13:20.000+00"));
+    EXPECT_EQ(library.message, table_message(Error::kLayoutExhausted, "snowflake",
+                                             "the layout's time field is used up at 2023-11-14 22:13:20.000+00"));
 }

@@ -37,8 +37,9 @@ TEST(LibPqxxKinds, ObjectIdBothWays) {
         EXPECT_EQ(r[i][2].as<std::int64_t>(), ids[i].unix_seconds());
     }
     // The server's ObjectIds read by the library: the same time, the same order.
-    auto s = tx.exec("SELECT o, extract(epoch FROM objectid_time(o))::bigint "
-                     "FROM (SELECT n, gen_objectid() AS o FROM generate_series(1, 200) n) x ORDER BY n");
+    auto s = tx.exec(
+        "SELECT o, extract(epoch FROM objectid_time(o))::bigint "
+        "FROM (SELECT n, gen_objectid() AS o FROM generate_series(1, 200) n) x ORDER BY n");
     for (std::size_t i = 0; i < s.size(); ++i) {
         const auto o = s[i][0].as<id_gen::ObjectId>();
         EXPECT_EQ(o.unix_seconds(), s[i][1].as<std::int64_t>());
@@ -66,16 +67,18 @@ TEST(LibPqxxKinds, TraceAndDecimalIdsFromTheServer) {
     ScratchDb db("lib_pqxx_trace_decimal");
     pqxx::connection c(db.dsn());
     pqxx::work tx(c);
-    auto r = tx.exec("SELECT id, trace_id_node(id), trace_id_counter(id), extract(epoch FROM trace_id_time(id))::bigint, "
-                     "extract(epoch FROM now())::bigint FROM (SELECT gen_trace_id() AS id FROM generate_series(1, 200)) s");
+    auto r = tx.exec(
+        "SELECT id, trace_id_node(id), trace_id_counter(id), extract(epoch FROM trace_id_time(id))::bigint, "
+        "extract(epoch FROM now())::bigint FROM (SELECT gen_trace_id() AS id FROM generate_series(1, 200)) s");
     for (const auto& row : r) {
         const auto t = row[0].as<id_gen::TraceId>();
         EXPECT_EQ(t.node(), row[1].as<std::uint32_t>());
         EXPECT_EQ(t.counter(), row[2].as<std::uint32_t>());
         EXPECT_EQ(t.unix_seconds(row[4].as<std::int64_t>()), row[3].as<std::int64_t>());
     }
-    auto d = tx.exec("SELECT id, decimal_id_counter(id), decimal_id_generator(id), decimal_id_launch(id) "
-                     "FROM (SELECT gen_decimal_id() AS id FROM generate_series(1, 200)) s");
+    auto d = tx.exec(
+        "SELECT id, decimal_id_counter(id), decimal_id_generator(id), decimal_id_launch(id) "
+        "FROM (SELECT gen_decimal_id() AS id FROM generate_series(1, 200)) s");
     for (const auto& row : d) {
         const auto x = row[0].as<id_gen::DecimalId>();
         EXPECT_EQ(x.counter(), row[1].as<std::int64_t>());
@@ -85,8 +88,10 @@ TEST(LibPqxxKinds, TraceAndDecimalIdsFromTheServer) {
     }
     // Library-packed values read by the server's decoders.
     const auto t = id_gen::TraceId::pack(1700000000, 65535, 4194303);
-    auto back = tx.exec_params("SELECT trace_id_node($1), trace_id_counter($1), "
-                               "extract(epoch FROM trace_id_time($1, to_timestamp(1700000000)))::bigint", t);
+    auto back = tx.exec_params(
+        "SELECT trace_id_node($1), trace_id_counter($1), "
+        "extract(epoch FROM trace_id_time($1, to_timestamp(1700000000)))::bigint",
+        t);
     EXPECT_EQ(back[0][0].as<std::uint32_t>(), 65535u);
     EXPECT_EQ(back[0][1].as<std::uint32_t>(), 4194303u);
     EXPECT_EQ(back[0][2].as<std::int64_t>(), 1700000000);
@@ -100,17 +105,19 @@ TEST(LibPqxxKinds, ShardIdsBothWays) {
     id_gen::ShardIdGenerator g(4321, epoch_ms);
     for (int i = 0; i < kIds; ++i) {
         const auto id = g.next();
-        auto r = tx.exec_params("SELECT shard_id_shard($1), shard_id_sequence($1), "
-                                "(extract(epoch FROM shard_id_time($1, '2020-01-01+00')) * 1000)::bigint",
-                                id);
+        auto r = tx.exec_params(
+            "SELECT shard_id_shard($1), shard_id_sequence($1), "
+            "(extract(epoch FROM shard_id_time($1, '2020-01-01+00')) * 1000)::bigint",
+            id);
         EXPECT_EQ(r[0][0].as<std::uint32_t>(), 4321u);
         EXPECT_EQ(r[0][1].as<std::uint32_t>(), id.sequence());
         EXPECT_EQ(r[0][2].as<std::int64_t>(), id.unix_ms(epoch_ms));
     }
     tx.exec("SELECT create_shard(77)");
-    auto s = tx.exec("SELECT id, shard_id_shard(id), shard_id_sequence(id), "
-                     "(extract(epoch FROM shard_id_time(id)) * 1000)::bigint "
-                     "FROM (SELECT shard_77.next_id() AS id FROM generate_series(1, 100)) x");
+    auto s = tx.exec(
+        "SELECT id, shard_id_shard(id), shard_id_sequence(id), "
+        "(extract(epoch FROM shard_id_time(id)) * 1000)::bigint "
+        "FROM (SELECT shard_77.next_id() AS id FROM generate_series(1, 100)) x");
     for (const auto& row : s) {
         const auto id = row[0].as<id_gen::ShardId>();
         EXPECT_EQ(id.shard(), 77u);
@@ -130,9 +137,10 @@ TEST(LibPqxxKinds, Uuidv6BothWays) {
         ids.push_back(g.next());
         tx.exec_params("INSERT INTO t VALUES ($1, $2)", i, ids.back());
     }
-    auto r = tx.exec("SELECT n, id, public.uuid_extract_version(id), "
-                     "(extract(epoch FROM public.uuid_extract_timestamp(id)) * 1000000)::bigint, uuid_v6_to_v1(id) "
-                     "FROM t ORDER BY id");
+    auto r = tx.exec(
+        "SELECT n, id, public.uuid_extract_version(id), "
+        "(extract(epoch FROM public.uuid_extract_timestamp(id)) * 1000000)::bigint, uuid_v6_to_v1(id) "
+        "FROM t ORDER BY id");
     for (std::size_t i = 0; i < r.size(); ++i) {
         EXPECT_EQ(r[i][0].as<int>(), static_cast<int>(i));
         EXPECT_EQ(r[i][1].as<id_gen::Uuid>(), ids[i]);
@@ -140,8 +148,9 @@ TEST(LibPqxxKinds, Uuidv6BothWays) {
         EXPECT_EQ(r[i][3].as<std::int64_t>(), ids[i].time()->time_since_epoch().count());
         EXPECT_EQ(r[i][4].as<id_gen::Uuid>(), id_gen::uuid_v6_to_v1(ids[i]));
     }
-    auto s = tx.exec("SELECT id, uuid_v6_to_v1(id), (extract(epoch FROM public.uuid_extract_timestamp(id)) * 1000000)::bigint "
-                     "FROM (SELECT uuidv6() AS id FROM generate_series(1, 200)) x");
+    auto s = tx.exec(
+        "SELECT id, uuid_v6_to_v1(id), (extract(epoch FROM public.uuid_extract_timestamp(id)) * 1000000)::bigint "
+        "FROM (SELECT uuidv6() AS id FROM generate_series(1, 200)) x");
     for (const auto& row : s) {
         const auto id = row[0].as<id_gen::Uuid>();
         EXPECT_EQ(id_gen::uuid_v6_to_v1(id), row[1].as<id_gen::Uuid>());
@@ -155,7 +164,8 @@ TEST(LibPqxxKinds, NanoidDefaultAlphabetIsTheExtensions) {
     pqxx::connection c(db.dsn());
     pqxx::work tx(c);
     auto r = tx.exec("SELECT pg_get_function_arguments('gen_nanoid(int, text)'::regprocedure)");
-    EXPECT_NE(std::string(r[0][0].c_str()).find("size integer DEFAULT 21, alphabet text DEFAULT '" +
-                                                  std::string(id_gen::NanoidGenerator::default_alphabet) + "'"),
+    EXPECT_NE(std::string(r[0][0].c_str())
+                  .find("size integer DEFAULT 21, alphabet text DEFAULT '" +
+                        std::string(id_gen::NanoidGenerator::default_alphabet) + "'"),
               std::string::npos);
 }

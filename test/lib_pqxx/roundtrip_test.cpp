@@ -170,9 +170,10 @@ TEST(LibPqxx, SnowflakeLayoutsAgree) {
             EXPECT_EQ(r[i][5].as<std::int64_t>(), id.value()) << k.name;
         }
         // lower/upper of the first ID's time unit.
-        const auto b = tx.exec_params1("SELECT snowflake_lower(snowflake_time($1, $2), $2), "
-                                       "snowflake_upper(snowflake_time($1, $2), $2)",
-                                       ids[0], k.name);
+        const auto b = tx.exec_params1(
+            "SELECT snowflake_lower(snowflake_time($1, $2), $2), "
+            "snowflake_upper(snowflake_time($1, $2), $2)",
+            ids[0], k.name);
         EXPECT_EQ(b[0].as<id_gen::Snowflake>(), k.layout.lower(ids[0].time(k.layout))) << k.name;
         EXPECT_EQ(b[1].as<id_gen::Snowflake>(), k.layout.upper(ids[0].time(k.layout))) << k.name;
     }
@@ -204,7 +205,8 @@ TEST(LibPqxx, Base36TypesAgree) {
     id_gen::SnowflakeGenerator sgen(5);
     std::vector<id_gen::Base36_64> small;
     std::vector<id_gen::Base36_128> big;
-    for (std::int64_t v : {std::int64_t{0}, std::int64_t{1}, std::int64_t{1295}, INT64_MAX}) small.push_back(id_gen::Base36_64::from_int(v));
+    for (std::int64_t v : {std::int64_t{0}, std::int64_t{1}, std::int64_t{1295}, INT64_MAX})
+        small.push_back(id_gen::Base36_64::from_int(v));
     for (int i = 0; i < 100; ++i) {
         small.push_back(id_gen::Base36_64::from_int(sgen.next().value()));
         big.emplace_back(ugen.next());
@@ -242,7 +244,8 @@ TEST(LibPqxx, Base62TypesAgree) {
     id_gen::SnowflakeGenerator sgen(6);
     std::vector<id_gen::Base62_64> small;
     std::vector<id_gen::Base62_128> big;
-    for (std::int64_t v : {std::int64_t{0}, std::int64_t{10}, std::int64_t{36}, INT64_MAX}) small.push_back(id_gen::Base62_64::from_int(v));
+    for (std::int64_t v : {std::int64_t{0}, std::int64_t{10}, std::int64_t{36}, INT64_MAX})
+        small.push_back(id_gen::Base62_64::from_int(v));
     for (int i = 0; i < 100; ++i) {
         small.push_back(id_gen::Base62_64::from_int(sgen.next().value()));
         big.emplace_back(ugen.next());
@@ -268,8 +271,8 @@ TEST(LibPqxx, Base62TypesAgree) {
     // Prefixed IDs with a base62 body.
     const auto u = ugen.next();
     const id_gen::PrefixedId p("acct", u, id_gen::PrefixedBody::base62);
-    const auto r = tx.exec_params1("SELECT prefixed_format('acct', $1, 'base62'), prefixed_parse('acct', $2, 'base62')", u,
-                                   p);
+    const auto r =
+        tx.exec_params1("SELECT prefixed_format('acct', $1, 'base62'), prefixed_parse('acct', $2, 'base62')", u, p);
     EXPECT_EQ(id_gen::PrefixedId::parse(r[0].as<std::string>(), id_gen::PrefixedBody::base62), p);
     EXPECT_EQ(r[0].as<std::string>(), p.to_string());
     EXPECT_EQ(r[1].as<id_gen::Uuid>(), u);
@@ -283,9 +286,10 @@ TEST(LibPqxx, PrefixedIdsAgree) {
     for (int i = 0; i < 100; ++i) {
         const auto u = gen.next();
         const id_gen::PrefixedId p("acct", u);
-        const auto r = tx.exec_params1("SELECT prefixed_format('acct', $1), prefixed_parse('acct', $2), s.prefix, s.id "
-                                       "FROM prefixed_split($2) s",
-                                       u, p);
+        const auto r = tx.exec_params1(
+            "SELECT prefixed_format('acct', $1), prefixed_parse('acct', $2), s.prefix, s.id "
+            "FROM prefixed_split($2) s",
+            u, p);
         EXPECT_EQ(r[0].as<id_gen::PrefixedId>(), p);
         EXPECT_EQ(r[0].as<std::string>(), p.to_string());
         EXPECT_EQ(r[1].as<id_gen::Uuid>(), u);
@@ -316,7 +320,8 @@ TEST(LibPqxx, MalformedTextIsRefusedAlike) {
          [](const std::string& s) { (void)id_gen::Ulid::parse(s); }},
         {"SELECT $1::uuid",
          {"", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1", "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
-          "a0eebc9-99c0b-4ef8-bb6d-6bb9bd380a11", " a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "a0eebc99--9c0b4ef8bb6d6bb9bd380a11"},
+          "a0eebc9-99c0b-4ef8-bb6d-6bb9bd380a11", " a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+          "a0eebc99--9c0b4ef8bb6d6bb9bd380a11"},
          [](const std::string& s) { (void)id_gen::Uuid::parse(s); }},
         {"SELECT $1::snowflake",
          {"", "abc", "0", "-1", "9223372036854775808", "1.5"},
@@ -359,7 +364,8 @@ TEST(LibPqxx, MalformedTextIsRefusedAlike) {
     pqxx::work tx(c);
     for (const char* ok : {"{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}", "a0eebc999c0b4ef8bb6d6bb9bd380a11",
                            "a0ee-bc99-9c0b-4ef8-bb6d-6bb9-bd38-0a11"})
-        EXPECT_EQ(tx.exec_params1("SELECT $1::uuid", std::string(ok))[0].as<id_gen::Uuid>(), id_gen::Uuid::parse(ok)) << ok;
+        EXPECT_EQ(tx.exec_params1("SELECT $1::uuid", std::string(ok))[0].as<id_gen::Uuid>(), id_gen::Uuid::parse(ok))
+            << ok;
     EXPECT_EQ(tx.exec1("SELECT ' +42 '::snowflake")[0].as<id_gen::Snowflake>(), id_gen::Snowflake::parse(" +42 "));
 }
 
@@ -428,7 +434,9 @@ TEST(LibPqxx, KsuidAndXidRoundTripAndFieldsAgree) {
         EXPECT_EQ(rk[i][1].as<int>(), i);
         EXPECT_EQ(rk[i][2].as<std::int64_t>(), ks[i].unix_seconds());
     }
-    auto rx = tx.exec("SELECT id, n, xid_machine(id), xid_pid(id), xid_counter(id), extract(epoch FROM xid_time(id))::bigint FROM x ORDER BY id");
+    auto rx = tx.exec(
+        "SELECT id, n, xid_machine(id), xid_pid(id), xid_counter(id), extract(epoch FROM xid_time(id))::bigint FROM x "
+        "ORDER BY id");
     ASSERT_EQ(rx.size(), static_cast<std::size_t>(kIds));
     for (int i = 0; i < kIds; ++i) {
         EXPECT_EQ(rx[i][0].as<id_gen::Xid>(), xs[i]);
@@ -439,7 +447,8 @@ TEST(LibPqxx, KsuidAndXidRoundTripAndFieldsAgree) {
     }
     // The server's machine ID is what the library derives from its system identifier.
     auto m = tx.exec1("SELECT system_identifier::text, xid_server_machine() FROM pg_control_system()");
-    EXPECT_EQ(id_gen::XidGenerator::machine_from_system_identifier(std::stoull(m[0].as<std::string>())), m[1].as<std::uint32_t>());
+    EXPECT_EQ(id_gen::XidGenerator::machine_from_system_identifier(std::stoull(m[0].as<std::string>())),
+              m[1].as<std::uint32_t>());
     // Text each side refuses, with the same SQLSTATE and message.
     for (const std::string bad : {"0ujtsYcgvSTl8PAuAdqWYSMnLO", "aWgEPTl1tmebfsQzFP4bxwgy80W"}) {
         tx.abort();

@@ -49,10 +49,10 @@ struct Block {
     std::string heading;            // the nearest heading above it
     std::vector<std::string> tags;  // the fence's words after "sql"
     bool preload = false, nopreload = false, citus = false, fragment = false;
-    int min_major = 0;              // the server versions it runs on, from pgNN, pgNN+, pgNN- tags
+    int min_major = 0;  // the server versions it runs on, from pgNN, pgNN+, pgNN- tags
     int max_major = 1000;
     std::vector<Statement> statements;
-    std::string error;              // a convention broken: the block fails with this
+    std::string error;  // a convention broken: the block fails with this
 };
 
 inline const std::string kArrow = "\xE2\x86\x92";  // →
@@ -83,7 +83,8 @@ inline std::string add_expectation(Expectation& e, const std::string& comment) {
             std::size_t colon = rest.find(':');
             std::string state = trim(rest.substr(0, colon));
             bool ok = state.size() == 5;
-            for (char c : state) ok = ok && (std::isdigit(static_cast<unsigned char>(c)) || std::isupper(static_cast<unsigned char>(c)));
+            for (char c : state)
+                ok = ok && (std::isdigit(static_cast<unsigned char>(c)) || std::isupper(static_cast<unsigned char>(c)));
             if (!ok) return "\"-- " + kArrow + " ERROR\" needs a SQLSTATE of 5 characters: " + body;
             e.kind = Expectation::Kind::Error;
             e.sqlstate = state;
@@ -106,7 +107,8 @@ inline std::string add_expectation(Expectation& e, const std::string& comment) {
 }
 
 inline bool ident_char(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || (static_cast<unsigned char>(c) & 0x80);
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
+           (static_cast<unsigned char>(c) & 0x80);
 }
 
 // Splits a block's text into statements the way psql does: a ';' outside quotes, comments and
@@ -141,63 +143,63 @@ inline std::string split_statements(const std::string& text, int first_line, std
         while (i < l.size()) {
             char c = l[i];
             switch (in) {
-            case In::Single:
-            case In::Escaped:
-                if (in == In::Escaped && c == '\\' && i + 1 < l.size()) {
-                    cur.sql += l.substr(i, 2);
-                    i += 2;
-                    continue;
-                }
-                if (c == '\'') {
-                    if (i + 1 < l.size() && l[i + 1] == '\'') {
-                        cur.sql += "''";
+                case In::Single:
+                case In::Escaped:
+                    if (in == In::Escaped && c == '\\' && i + 1 < l.size()) {
+                        cur.sql += l.substr(i, 2);
                         i += 2;
                         continue;
                     }
-                    in = In::Code;
-                }
-                cur.sql += c;
-                ++i;
-                continue;
-            case In::Double:
-                if (c == '"') in = In::Code;  // "" inside an identifier: leaves and re-enters
-                cur.sql += c;
-                ++i;
-                continue;
-            case In::Dollar:
-                if (c == '$' && l.compare(i, dollar_tag.size(), dollar_tag) == 0) {
-                    cur.sql += dollar_tag;
-                    i += dollar_tag.size();
-                    in = In::Code;
+                    if (c == '\'') {
+                        if (i + 1 < l.size() && l[i + 1] == '\'') {
+                            cur.sql += "''";
+                            i += 2;
+                            continue;
+                        }
+                        in = In::Code;
+                    }
+                    cur.sql += c;
+                    ++i;
                     continue;
-                }
-                cur.sql += c;
-                ++i;
-                continue;
-            case In::Block:
-                if (c == '*' && i + 1 < l.size() && l[i + 1] == '/') {
-                    cur.sql += "*/";
-                    i += 2;
-                    if (--block_depth == 0) in = In::Code;
+                case In::Double:
+                    if (c == '"') in = In::Code;  // "" inside an identifier: leaves and re-enters
+                    cur.sql += c;
+                    ++i;
                     continue;
-                }
-                if (c == '/' && i + 1 < l.size() && l[i + 1] == '*') {
-                    cur.sql += "/*";
-                    i += 2;
-                    ++block_depth;
+                case In::Dollar:
+                    if (c == '$' && l.compare(i, dollar_tag.size(), dollar_tag) == 0) {
+                        cur.sql += dollar_tag;
+                        i += dollar_tag.size();
+                        in = In::Code;
+                        continue;
+                    }
+                    cur.sql += c;
+                    ++i;
                     continue;
-                }
-                cur.sql += c;
-                ++i;
-                continue;
-            case In::Code:
-                break;
+                case In::Block:
+                    if (c == '*' && i + 1 < l.size() && l[i + 1] == '/') {
+                        cur.sql += "*/";
+                        i += 2;
+                        if (--block_depth == 0) in = In::Code;
+                        continue;
+                    }
+                    if (c == '/' && i + 1 < l.size() && l[i + 1] == '*') {
+                        cur.sql += "/*";
+                        i += 2;
+                        ++block_depth;
+                        continue;
+                    }
+                    cur.sql += c;
+                    ++i;
+                    continue;
+                case In::Code: break;
             }
             // In code.
             if (c == '-' && i + 1 < l.size() && l[i + 1] == '-') {
                 const std::string comment = l.substr(i);
                 if (is_arrow_comment(comment))
-                    return where(li) + "\"-- " + kArrow + "\" must follow a statement's ';' (on its line or the lines below)";
+                    return where(li) + "\"-- " + kArrow +
+                           "\" must follow a statement's ';' (on its line or the lines below)";
                 if (starts_with(comment_body(comment), "e.g. "))
                     return where(li) + "\"-- e.g.\" must follow a statement's ';' on its line";
                 if (started) cur.sql += comment;
@@ -255,12 +257,15 @@ inline std::string split_statements(const std::string& text, int first_line, std
             // its expected result.
             std::string rest = trim(l.substr(i));
             if (!rest.empty()) {
-                if (!starts_with(rest, "--")) return where(li) + "a second statement on the line of a ';'; start it on its own line";
+                if (!starts_with(rest, "--"))
+                    return where(li) + "a second statement on the line of a ';'; start it on its own line";
                 if (std::string err = add_expectation(cur.expect, rest); !err.empty()) return where(li) + err;
             }
-            while (li + 1 < lines.size() && starts_with(trim(lines[li + 1]), "--") && is_arrow_comment(trim(lines[li + 1]))) {
+            while (li + 1 < lines.size() && starts_with(trim(lines[li + 1]), "--") &&
+                   is_arrow_comment(trim(lines[li + 1]))) {
                 ++li;
-                if (std::string err = add_expectation(cur.expect, trim(lines[li])); !err.empty()) return where(li) + err;
+                if (std::string err = add_expectation(cur.expect, trim(lines[li])); !err.empty())
+                    return where(li) + err;
             }
             out.push_back(cur);
             started = false;
@@ -271,17 +276,23 @@ inline std::string split_statements(const std::string& text, int first_line, std
         if (started) cur.sql += '\n';
     }
     if (in != In::Code) return "the block ends inside a quoted string, identifier or comment";
-    if (started) return where(static_cast<std::size_t>(cur.line - first_line)) + "a statement without ';' at the end of the block";
+    if (started)
+        return where(static_cast<std::size_t>(cur.line - first_line)) +
+               "a statement without ';' at the end of the block";
     return "";
 }
 
 // Reads the tags of a fence's info string ("sql preload" -> {"preload"}) into `b`.
 inline std::string apply_tags(Block& b) {
     for (const std::string& t : b.tags) {
-        if (t == "preload") b.preload = true;
-        else if (t == "nopreload") b.nopreload = true;
-        else if (t == "citus") b.citus = true;
-        else if (t == "fragment") b.fragment = true;
+        if (t == "preload")
+            b.preload = true;
+        else if (t == "nopreload")
+            b.nopreload = true;
+        else if (t == "citus")
+            b.citus = true;
+        else if (t == "fragment")
+            b.fragment = true;
         else if (t.size() >= 3 && starts_with(t, "pg") && std::isdigit(static_cast<unsigned char>(t[2]))) {
             // pgNN (that major), pgNN+ (and later), pgNN- (and earlier)
             const std::size_t end = t.find_first_not_of("0123456789", 2);
@@ -361,7 +372,8 @@ inline std::vector<Block> parse_readme(const std::string& md) {
             if (in_sql) {
                 cur.error = apply_tags(cur);
                 if (cur.error.empty() && !cur.fragment) cur.error = split_statements(body, body_line, cur.statements);
-                if (cur.error.empty() && !cur.fragment && cur.statements.empty()) cur.error = "a block without a statement";
+                if (cur.error.empty() && !cur.fragment && cur.statements.empty())
+                    cur.error = "a block without a statement";
                 blocks.push_back(cur);
             }
             continue;
@@ -385,8 +397,10 @@ inline std::string anchor_of(const std::string& heading) {
     for (std::size_t i = 0; i < heading.size();) {
         const auto u = static_cast<unsigned char>(heading[i]);
         if (u < 0x80) {
-            if (std::isalnum(u) || u == '_' || u == '-') a += static_cast<char>(std::tolower(u));
-            else if (u == ' ') a += '-';
+            if (std::isalnum(u) || u == '_' || u == '-')
+                a += static_cast<char>(std::tolower(u));
+            else if (u == ' ')
+                a += '-';
             ++i;
             continue;
         }
@@ -405,9 +419,9 @@ inline std::string anchor_of(const std::string& heading) {
 }
 
 struct MarkdownOutline {
-    std::vector<std::pair<int, std::string>> headings;             // level, text (outside fences)
-    std::vector<std::pair<int, std::string>> links;                // line, target of ](target)
-    std::vector<std::string> contents_links;                       // targets listed under "## Contents"
+    std::vector<std::pair<int, std::string>> headings;  // level, text (outside fences)
+    std::vector<std::pair<int, std::string>> links;     // line, target of ](target)
+    std::vector<std::string> contents_links;            // targets listed under "## Contents"
 };
 
 inline MarkdownOutline outline_of(const std::string& md) {
@@ -525,9 +539,11 @@ inline std::vector<std::string> link_problems(const std::map<std::string, std::s
             const std::size_t hash = target.find('#');
             if (hash == std::string::npos) continue;
             const std::string anchor = target.substr(hash + 1);
-            if (file.size() < 3 || file.compare(file.size() - 3, 3, ".md") != 0) continue;  // e.g. #L10 of a source file
+            if (file.size() < 3 || file.compare(file.size() - 3, 3, ".md") != 0)
+                continue;  // e.g. #L10 of a source file
             if (anchors.count(file) == 0) anchors[file] = anchors_of(read(file));
-            if (anchors[file].count(anchor) == 0) problems.push_back(at + "no heading of " + file + " has the anchor #" + anchor);
+            if (anchors[file].count(anchor) == 0)
+                problems.push_back(at + "no heading of " + file + " has the anchor #" + anchor);
         }
     }
     return problems;

@@ -15,17 +15,14 @@ inline std::string first_line(const std::string& s) { return s.substr(0, s.find(
 
 inline std::string describe(const Expectation& e) {
     switch (e.kind) {
-    case Expectation::Kind::Error:
-        return "ERROR " + e.sqlstate + (e.message.empty() ? "" : ": " + e.message);
-    case Expectation::Kind::Shape:
-        return "a value shaped like " + e.example;
-    case Expectation::Kind::Rows: {
-        std::string s;
-        for (const auto& r : e.rows) s += "\n      " + r;
-        return s;
-    }
-    case Expectation::Kind::None:
-        break;
+        case Expectation::Kind::Error: return "ERROR " + e.sqlstate + (e.message.empty() ? "" : ": " + e.message);
+        case Expectation::Kind::Shape: return "a value shaped like " + e.example;
+        case Expectation::Kind::Rows: {
+            std::string s;
+            for (const auto& r : e.rows) s += "\n      " + r;
+            return s;
+        }
+        case Expectation::Kind::None: break;
     }
     return "";
 }
@@ -66,7 +63,8 @@ inline std::string run_statements(pqxx::connection& session, const Block& b, con
             if (!failed) {
                 failures += at + "\n    expected " + describe(e) + ", but it succeeded\n";
             } else if (state != e.sqlstate || (!e.message.empty() && message != e.message)) {
-                failures += at + "\n    expected " + describe(e) + "\n    got      ERROR " + state + ": " + message + "\n";
+                failures +=
+                    at + "\n    expected " + describe(e) + "\n    got      ERROR " + state + ": " + message + "\n";
             }
             continue;
         }

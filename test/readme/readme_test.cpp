@@ -88,10 +88,10 @@ std::vector<Block> load_blocks() {
 
 // One test cluster: its fresh database and the session every block runs in.
 struct Cluster {
-    std::string label;           // "id_gen preloaded" / "id_gen not preloaded"
+    std::string label;  // "id_gen preloaded" / "id_gen not preloaded"
     std::string host, port;
     bool want_preloaded = false;
-    std::string setup_error;     // the cluster cannot be used: every block on it fails with this
+    std::string setup_error;  // the cluster cannot be used: every block on it fails with this
     bool preloaded = false;
     int major = 0;
     std::unique_ptr<pqxx::connection> session;
@@ -128,8 +128,9 @@ void start(Cluster& c) {
         pqxx::nontransaction tx(admin);
         c.major = std::stoi(tx.exec("SHOW server_version_num")[0][0].c_str()) / 10000;
         // Tags promise where a block ran: the clusters must be what they are said to be.
-        c.preloaded = tx.exec("SELECT 'id_gen' = ANY (pg_catalog.string_to_array(pg_catalog.replace("
-                              "pg_catalog.current_setting('shared_preload_libraries'), ' ', ''), ','))")[0][0]
+        c.preloaded = tx.exec(
+                            "SELECT 'id_gen' = ANY (pg_catalog.string_to_array(pg_catalog.replace("
+                            "pg_catalog.current_setting('shared_preload_libraries'), ' ', ''), ','))")[0][0]
                           .as<bool>();
         if (c.preloaded != c.want_preloaded) {
             c.setup_error = "the server for the blocks that run " + c.label + " has shared_preload_libraries = '" +
@@ -191,7 +192,8 @@ Cluster g_main, g_second;
 std::string run_block(Cluster& c, const Block& b) {
     try {
         if (!c.session || !c.session->is_open()) {
-            c.session = std::make_unique<pqxx::connection>(c.dsn(kDb) + " options='-c TimeZone=UTC -c DateStyle=ISO,MDY'");
+            c.session =
+                std::make_unique<pqxx::connection>(c.dsn(kDb) + " options='-c TimeZone=UTC -c DateStyle=ISO,MDY'");
         }
     } catch (const std::exception& x) {
         return b.file + ":" + std::to_string(b.line) + " (" + c.where() + ")\n    lost the session: " + x.what() + "\n";
@@ -251,8 +253,7 @@ TEST_P(ReadmeBlock, Runs) {
                 pqxx::nontransaction tx(*c->session);
                 tx.exec("ROLLBACK");
                 tx.exec("RESET ROLE");
-            } catch (const std::exception&) {
-            }
+            } catch (const std::exception&) {}
         }
     }
     if (ran == 0 && !other_version.empty()) {
@@ -269,12 +270,15 @@ std::string block_name(const ::testing::TestParamInfo<Block>& info) {
     for (char& ch : page)
         if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
     for (char ch : info.param.heading) {
-        if (std::isalnum(static_cast<unsigned char>(ch))) slug += ch;
-        else if (!slug.empty() && slug.back() != '_') slug += '_';
+        if (std::isalnum(static_cast<unsigned char>(ch)))
+            slug += ch;
+        else if (!slug.empty() && slug.back() != '_')
+            slug += '_';
         if (slug.size() >= 32) break;
     }
     while (!slug.empty() && slug.back() == '_') slug.pop_back();
-    return page + "_L" + std::to_string(info.param.line) + (slug.empty() ? "" : "_" + slug) + "_" + std::to_string(info.index);
+    return page + "_L" + std::to_string(info.param.line) + (slug.empty() ? "" : "_" + slug) + "_" +
+           std::to_string(info.index);
 }
 
 INSTANTIATE_TEST_SUITE_P(Readme, ReadmeBlock, ::testing::ValuesIn(load_blocks()), block_name);
@@ -290,7 +294,8 @@ TEST(ReadmeLinks, EveryRelativeLinkAndAnchorResolves) {
     ASSERT_TRUE(ok) << readme_path();
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(root + "docs", ec))
-        if (entry.path().extension() == ".md") pages["docs/" + entry.path().filename().string()] = slurp(entry.path().string());
+        if (entry.path().extension() == ".md")
+            pages["docs/" + entry.path().filename().string()] = slurp(entry.path().string());
     ASSERT_FALSE(ec) << root << "docs: " << ec.message();
     ASSERT_GT(pages.size(), 1u) << "no docs/*.md page";
     const auto problems = idgen::readme::link_problems(

@@ -155,14 +155,25 @@ TEST(Base36, DecodeAcceptsEitherCaseShortAndPadded) {
 TEST(Base36, Overflow) {
     EXPECT_EQ(dec64_err("3w5e11264sgsg"), Error::kOutOfRange);  // 2^64
     EXPECT_EQ(dec64_err("zzzzzzzzzzzzz"), Error::kOutOfRange);
-    EXPECT_EQ(dec64_err("10000000000000"), Error::kOutOfRange);  // 36^13
+    EXPECT_EQ(dec64_err("10000000000000"), Error::kOutOfRange);              // 36^13
     EXPECT_EQ(dec128_err("f5lxx1zz5pnorynqglhzmsp34"), Error::kOutOfRange);  // 2^128
     EXPECT_EQ(dec128_err("zzzzzzzzzzzzzzzzzzzzzzzzz"), Error::kOutOfRange);
     EXPECT_EQ(dec128_err("10000000000000000000000000"), Error::kOutOfRange);
 }
 
 TEST(Base36, InvalidCharacters) {
-    const std::string cases[] = {"", "-1", "+1", " 1", "1 ", "a_b", "a.b", "\xc3\xa4", std::string("1\0" "2", 3), "1f#"};
+    const std::string cases[] = {"",
+                                 "-1",
+                                 "+1",
+                                 " 1",
+                                 "1 ",
+                                 "a_b",
+                                 "a.b",
+                                 "\xc3\xa4",
+                                 std::string("1\0"
+                                             "2",
+                                             3),
+                                 "1f#"};
     for (const std::string& s : cases) {
         EXPECT_EQ(dec64_err(s), Error::kInvalidSyntax) << s;
         EXPECT_EQ(dec128_err(s), Error::kInvalidSyntax) << s;

@@ -112,7 +112,7 @@ TEST(Base62, Overflow) {
     EXPECT_EQ(dec64_err("LygHa16AHZ0"), Error::kOutOfRange);
     EXPECT_EQ(dec64_err("M0000000000"), Error::kOutOfRange);  // leading digit above the maximum's
     EXPECT_EQ(dec64_err("zzzzzzzzzzz"), Error::kOutOfRange);
-    EXPECT_LT(dec64("LygHa00000F"), kMax64);  // same leading digit, lower digits: fine
+    EXPECT_LT(dec64("LygHa00000F"), kMax64);                              // same leading digit, lower digits: fine
     EXPECT_EQ(dec128_err("7n42DGM5Tflk9n8mt7Fhc8"), Error::kOutOfRange);  // 2^128
     EXPECT_EQ(dec128_err("7n42DGM5Tflk9n8mt7Fhd0"), Error::kOutOfRange);
     EXPECT_EQ(dec128_err("7n42DGM5Tg0000000000000"), Error::kInvalidSyntax);  // 23 characters
@@ -125,22 +125,35 @@ TEST(Base62, Overflow) {
 // Strict: exactly 11 / 22 characters of 0-9A-Za-z.
 TEST(Base62, MalformedClasses) {
     const std::string cases64[] = {
-        "",                               // empty
-        "1",                              // short
-        "0000000001",                     // one short
-        "000000000001",                   // one long (extra leading zero)
-        "-0000000001", "+0000000001",     // signs
-        " 0000000001", "0000000001 ",     // spaces
-        "00000000_01", "00000000.01",     // punctuation
-        "0000000000\xc3\xa4",             // UTF-8, right byte count, not ASCII
-        std::string("00000\0" "00001", 11),  // NUL inside
-        "zzzzzzzzzz!",                    // would overflow, but syntax comes first
+        "",              // empty
+        "1",             // short
+        "0000000001",    // one short
+        "000000000001",  // one long (extra leading zero)
+        "-0000000001",
+        "+0000000001",  // signs
+        " 0000000001",
+        "0000000001 ",  // spaces
+        "00000000_01",
+        "00000000.01",         // punctuation
+        "0000000000\xc3\xa4",  // UTF-8, right byte count, not ASCII
+        std::string("00000\0"
+                    "00001",
+                    11),  // NUL inside
+        "zzzzzzzzzz!",    // would overflow, but syntax comes first
     };
     for (const std::string& s : cases64) EXPECT_EQ(dec64_err(s), Error::kInvalidSyntax) << s;
     const std::string cases128[] = {
-        "", "1", std::string(21, '0'), std::string(23, '0'), "-" + std::string(21, '0'),
-        std::string(21, '0') + " ", std::string(20, '0') + "\xc3\xa4", std::string(21, 'z') + "#",
-        std::string("0000000000\0" "00000000001", 22),
+        "",
+        "1",
+        std::string(21, '0'),
+        std::string(23, '0'),
+        "-" + std::string(21, '0'),
+        std::string(21, '0') + " ",
+        std::string(20, '0') + "\xc3\xa4",
+        std::string(21, 'z') + "#",
+        std::string("0000000000\0"
+                    "00000000001",
+                    22),
     };
     for (const std::string& s : cases128) EXPECT_EQ(dec128_err(s), Error::kInvalidSyntax) << s;
     // Every byte outside the alphabet is refused in every position.

@@ -19,7 +19,8 @@ namespace {
 
 std::vector<std::uint8_t> hex(const std::string& s) {
     std::vector<std::uint8_t> out;
-    for (std::size_t i = 0; i + 1 < s.size(); i += 2) out.push_back(static_cast<std::uint8_t>(std::stoul(s.substr(i, 2), nullptr, 16)));
+    for (std::size_t i = 0; i + 1 < s.size(); i += 2)
+        out.push_back(static_cast<std::uint8_t>(std::stoul(s.substr(i, 2), nullptr, 16)));
     return out;
 }
 
@@ -67,11 +68,12 @@ TEST(ChaCha20, Rfc8439BlockFunctionVector) {
 // RFC 8439 §2.4.2: the encryption example; its keystream is plaintext XOR ciphertext.
 TEST(ChaCha20, Rfc8439EncryptionExampleKeystream) {
     const std::string plain =
-        "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.";
-    const auto cipher = hex(
-        "6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0bf91b65c5524733ab8f593dabcd62b357"
-        "1639d624e65152ab8f530c359f0861d807ca0dbf500d6a6156a38e088a22b65e52bc514d16ccf806818ce91ab7793736"
-        "5af90bbf74a35be6b40b8eedf2785e42874d");
+        "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would "
+        "be it.";
+    const auto cipher =
+        hex("6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0bf91b65c5524733ab8f593dabcd62b357"
+            "1639d624e65152ab8f530c359f0861d807ca0dbf500d6a6156a38e088a22b65e52bc514d16ccf806818ce91ab7793736"
+            "5af90bbf74a35be6b40b8eedf2785e42874d");
     ASSERT_EQ(cipher.size(), plain.size());
     const auto ks = keystream(key_0_to_31(), 1, hex("000000000000004a00000000"), 2);
     for (std::size_t i = 0; i < plain.size(); ++i)
@@ -81,8 +83,9 @@ TEST(ChaCha20, Rfc8439EncryptionExampleKeystream) {
 // RFC 8439 Appendix A.1, test vector #1: all-zero key and nonce, counter 0; as the first of 16
 // blocks through every path (the vector paths put it in lane 0).
 TEST(ChaCha20, Rfc8439AppendixA1Vector1) {
-    const auto expected = hex("76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
-                              "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586");
+    const auto expected =
+        hex("76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
+            "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586");
     for (const auto path : kPaths) {
         const auto ks = keystream(std::vector<std::uint8_t>(32), 0, std::vector<std::uint8_t>(12), 16, path);
         EXPECT_EQ(std::vector<std::uint8_t>(ks.begin(), ks.begin() + 64), expected) << static_cast<int>(path);
@@ -94,7 +97,8 @@ TEST(ChaCha20, Rfc8439AppendixA1Vector1) {
 // lengths that mix the vector and the one-block loops; and the RFC's 16-block run (Appendix A.1's
 // key) through each path.
 TEST(ChaCha20, EveryPathMatchesOneBlockPathAndOpenSsl) {
-    if (!idgen::chacha20_has_path(idgen::ChaCha20Path::kLanes8)) std::printf("note: no AVX2 here, the eight-lane path falls back to four\n");
+    if (!idgen::chacha20_has_path(idgen::ChaCha20Path::kLanes8))
+        std::printf("note: no AVX2 here, the eight-lane path falls back to four\n");
     std::mt19937_64 rng(20);
     for (int round = 0; round < 200; ++round) {
         const idgen::ChaCha20Path path = kPaths[round % 4];
@@ -105,7 +109,8 @@ TEST(ChaCha20, EveryPathMatchesOneBlockPathAndOpenSsl) {
         const std::size_t n = 1 + rng() % 30;
         const auto all = keystream(key, counter, nonce, n, path);
         for (std::size_t b = 0; b < n; ++b) {
-            const auto one = keystream(key, counter + static_cast<std::uint32_t>(b), nonce, 1, idgen::ChaCha20Path::kOneBlock);
+            const auto one =
+                keystream(key, counter + static_cast<std::uint32_t>(b), nonce, 1, idgen::ChaCha20Path::kOneBlock);
             ASSERT_EQ(0, std::memcmp(one.data(), all.data() + 64 * b, 64)) << "block " << b << " of " << n;
         }
         EXPECT_EQ(all, openssl_keystream(key, counter, nonce, n));
@@ -127,7 +132,8 @@ TEST(EntropyPoolChaCha, NoChunkRepeatsAcrossBatchesAndReseeds) {
     }
     std::set<std::string> chunks;
     for (std::size_t at = 0; at + 16 <= total; at += 16)
-        ASSERT_TRUE(chunks.insert(std::string(reinterpret_cast<const char*>(out.data() + at), 16)).second) << "at " << at;
+        ASSERT_TRUE(chunks.insert(std::string(reinterpret_cast<const char*>(out.data() + at), 16)).second)
+            << "at " << at;
     std::vector<std::size_t> count(256);
     for (auto b : out) ++count[b];
     const double expected = static_cast<double>(total) / 256;

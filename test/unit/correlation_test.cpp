@@ -124,7 +124,7 @@ TEST(CorrelationId, ChildrenKeepTheParentAsPrefix) {
 TEST(CorrelationId, DerivedIdsStayWithinTheLimit) {
     char out[idgen::kCorrelationIdMaxLen];
     const std::string p126(126, 'x');
-    EXPECT_TRUE(idgen::correlation_child_counted(p126.data(), 126, 9, out).ok());   // 128
+    EXPECT_TRUE(idgen::correlation_child_counted(p126.data(), 126, 9, out).ok());  // 128
     EXPECT_EQ(idgen::correlation_child_counted(p126.data(), 126, 10, out).error(), Error::kOutOfRange);
     const std::string p117(117, 'x');
     idgen::test::FixedBytes bytes({1, 2, 3});
@@ -209,8 +209,8 @@ TEST(CorrelationId, TagPlacement) {
     EXPECT_TRUE(done("division by zero [corr_id=req-1]"));
     EXPECT_TRUE(done("first [corr_id=req-1]\nsecond"));
     EXPECT_FALSE(done("division by zero"));
-    EXPECT_FALSE(done("first\nsecond [corr_id=req-1]"));  // not where the hook puts it
-    EXPECT_FALSE(done("x [corr_id=req-victim] [corr_id=req-1]"));  // a forged marker before it
+    EXPECT_FALSE(done("first\nsecond [corr_id=req-1]"));                // not where the hook puts it
+    EXPECT_FALSE(done("x [corr_id=req-victim] [corr_id=req-1]"));       // a forged marker before it
     EXPECT_FALSE(done("x [corr_id=req-1]\n[old_corr_id=req-victim]"));  // or after it
     EXPECT_FALSE(done("x [corr_id=req-2]"));
     // An ID may hold the marker's characters (= is allowed): that is the tag's own text.
@@ -256,7 +256,8 @@ TEST(CorrelationCounters, EvictsTheLeastRecentlyUsed) {
     std::vector<idgen::CorrelationCounterSlot> slots(16);
     // Hashes 16..31 all start at slot 0 of a 16-slot table: one window.
     for (std::uint64_t h = 16; h < 32; ++h) EXPECT_EQ(idgen::correlation_counter_next(head, slots.data(), 16, h), 1u);
-    for (std::uint64_t h = 17; h < 32; ++h) (void)idgen::correlation_counter_next(head, slots.data(), 16, h);  // 16 idle
+    for (std::uint64_t h = 17; h < 32; ++h)
+        (void)idgen::correlation_counter_next(head, slots.data(), 16, h);  // 16 idle
     // A 17th parent evicts hash 16 (last 1): it starts above the floor, 1.
     EXPECT_EQ(idgen::correlation_counter_next(head, slots.data(), 16, 32), 2u);
     EXPECT_EQ(head.evictions, 1u);

@@ -84,7 +84,7 @@ TEST(EntropyPool, BytesHandedOutAreErased) {
 TEST(EntropyPool, APoolInheritedAcrossForkIsDiscarded) {
     idgen::EntropyPool parent;
     parent.set_owner(100);
-    (void)draw(parent);  // filled now
+    (void)draw(parent);                 // filled now
     idgen::EntropyPool child = parent;  // what fork() gives the child
     child.set_owner(101);
     EXPECT_NE(draw(parent), draw(child));
@@ -97,9 +97,8 @@ TEST(EntropyPool, APoolInheritedAcrossForkIsDiscarded) {
 TEST(ProcessId, IsGetpidAndChangesInAForkedChild) {
     const int parent = idgen::process_id();
     EXPECT_EQ(parent, static_cast<int>(getpid()));
-    const std::string child = in_child([] {
-        return std::to_string(idgen::process_id()) + " " + std::to_string(static_cast<int>(getpid()));
-    });
+    const std::string child =
+        in_child([] { return std::to_string(idgen::process_id()) + " " + std::to_string(static_cast<int>(getpid())); });
     ASSERT_FALSE(child.empty());
     const auto space = child.find(' ');
     EXPECT_EQ(child.substr(0, space), child.substr(space + 1));  // the child's own pid

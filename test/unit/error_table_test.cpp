@@ -32,7 +32,8 @@ TEST(ErrorTable, EveryCodeHasOneWellFormedEntry) {
         ASSERT_NE(t, nullptr) << i;
         EXPECT_EQ(t->code, e);
         ASSERT_EQ(std::strlen(t->sqlstate), 5u) << i;
-        for (const char* p = t->sqlstate; *p; ++p) EXPECT_TRUE((*p >= '0' && *p <= '9') || (*p >= 'A' && *p <= 'Z')) << i;
+        for (const char* p = t->sqlstate; *p; ++p)
+            EXPECT_TRUE((*p >= '0' && *p <= '9') || (*p >= 'A' && *p <= 'Z')) << i;
         const std::string m = t->message;
         EXPECT_EQ(m.find("{type}", m.find("{type}") + 1), std::string::npos) << m;
         EXPECT_EQ(m.find("{value}", m.find("{value}") + 1), std::string::npos) << m;
@@ -49,7 +50,8 @@ TEST(ErrorTable, MessagesNameTheTypeAndTheValue) {
     EXPECT_EQ(message(Error::kInvalidSyntax, "ulid", "x"), "invalid input syntax for type ulid: \"x\"");
     EXPECT_EQ(message(Error::kOutOfRange, "snowflake", "0"), "value \"0\" is out of range for type snowflake");
     EXPECT_EQ(message(Error::kLayoutExhausted, "shard ID", "why"), "cannot issue another shard ID: why");
-    EXPECT_EQ(message(Error::kEntropyFailure, "uuid", "ignored"), "could not read random bytes from the kernel for type uuid");
+    EXPECT_EQ(message(Error::kEntropyFailure, "uuid", "ignored"),
+              "could not read random bytes from the kernel for type uuid");
     EXPECT_EQ(message(static_cast<Error>(200), "ulid", "x"), "id_gen: unknown error code 200");
     // A short buffer: cut and terminated, the whole length returned.
     char small[8];

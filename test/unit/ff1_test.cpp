@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -24,7 +24,8 @@ namespace {
 
 std::vector<std::uint8_t> hex(const std::string& s) {
     std::vector<std::uint8_t> out;
-    for (std::size_t i = 0; i + 1 < s.size(); i += 2) out.push_back(static_cast<std::uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
+    for (std::size_t i = 0; i + 1 < s.size(); i += 2)
+        out.push_back(static_cast<std::uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
     return out;
 }
 
@@ -52,10 +53,12 @@ struct Aes {
         return path == Path::kOpenSsl ? idgen::aes::block_cipher(ctx) : idgen::aes_ni::block_cipher(ni);
     }
     std::uint64_t binary_encrypt(const ff1::BinaryPlan& plan, std::uint64_t x) const {
-        return path == Path::kOpenSsl ? ff1::binary_encrypt(cipher(), plan, x) : idgen::aes_ni::binary_encrypt(ni, plan, x);
+        return path == Path::kOpenSsl ? ff1::binary_encrypt(cipher(), plan, x)
+                                      : idgen::aes_ni::binary_encrypt(ni, plan, x);
     }
     std::uint64_t binary_decrypt(const ff1::BinaryPlan& plan, std::uint64_t x) const {
-        return path == Path::kOpenSsl ? ff1::binary_decrypt(cipher(), plan, x) : idgen::aes_ni::binary_decrypt(ni, plan, x);
+        return path == Path::kOpenSsl ? ff1::binary_decrypt(cipher(), plan, x)
+                                      : idgen::aes_ni::binary_decrypt(ni, plan, x);
     }
     idgen::Result<std::uint64_t> permute(const ff1::DomainPlan& plan, std::uint64_t x) const {
         return path == Path::kOpenSsl ? ff1::permute(cipher(), plan, x) : idgen::aes_ni::permute(ni, plan, x);
@@ -133,9 +136,11 @@ TEST_P(Ff1, NistSampleVectors) {
         const auto tweak = hex(s.tweak);
         const auto pt = numerals(s.plaintext);
         std::vector<std::uint16_t> ct(pt.size()), back(pt.size());
-        ASSERT_EQ(ff1::encrypt(aes.cipher(), tweak.data(), tweak.size(), s.radix, pt.data(), pt.size(), ct.data()), Error::kOk);
+        ASSERT_EQ(ff1::encrypt(aes.cipher(), tweak.data(), tweak.size(), s.radix, pt.data(), pt.size(), ct.data()),
+                  Error::kOk);
         EXPECT_EQ(text(ct), s.ciphertext);
-        ASSERT_EQ(ff1::decrypt(aes.cipher(), tweak.data(), tweak.size(), s.radix, ct.data(), ct.size(), back.data()), Error::kOk);
+        ASSERT_EQ(ff1::decrypt(aes.cipher(), tweak.data(), tweak.size(), s.radix, ct.data(), ct.size(), back.data()),
+                  Error::kOk);
         EXPECT_EQ(text(back), s.plaintext);
     }
 }
@@ -238,7 +243,8 @@ TEST_P(Ff1, DomainBoundsAndCycleWalking) {
     for (std::uint64_t domain : {max63, max53, std::uint64_t{1000003}, std::uint64_t{5000000000}}) {
         SCOPED_TRACE("domain=" + std::to_string(domain));
         ff1::DomainPlan plan;
-        ASSERT_EQ(ff1::make_domain_plan(aes.cipher(), reinterpret_cast<const std::uint8_t*>("t"), 1, domain, &plan), Error::kOk);
+        ASSERT_EQ(ff1::make_domain_plan(aes.cipher(), reinterpret_cast<const std::uint8_t*>("t"), 1, domain, &plan),
+                  Error::kOk);
         EXPECT_EQ(aes.permute(plan, 0).error(), Error::kOutOfRange);
         EXPECT_EQ(aes.permute(plan, domain + 1).error(), Error::kOutOfRange);
         EXPECT_EQ(aes.unpermute(plan, 0).error(), Error::kOutOfRange);
@@ -264,8 +270,11 @@ TEST_P(Ff1, TweaksGiveDifferentPermutations) {
     Aes aes(test_key(), GetParam());
     ASSERT_TRUE(aes.ok);
     ff1::DomainPlan a, b;
-    ASSERT_EQ(ff1::make_domain_plan(aes.cipher(), reinterpret_cast<const std::uint8_t*>("orders_seq"), 10, 1000000, &a), Error::kOk);
-    ASSERT_EQ(ff1::make_domain_plan(aes.cipher(), reinterpret_cast<const std::uint8_t*>("invoices_seq"), 12, 1000000, &b), Error::kOk);
+    ASSERT_EQ(ff1::make_domain_plan(aes.cipher(), reinterpret_cast<const std::uint8_t*>("orders_seq"), 10, 1000000, &a),
+              Error::kOk);
+    ASSERT_EQ(
+        ff1::make_domain_plan(aes.cipher(), reinterpret_cast<const std::uint8_t*>("invoices_seq"), 12, 1000000, &b),
+        Error::kOk);
     int same = 0;
     for (std::uint64_t x = 1; x <= 100000; ++x) same += *aes.permute(a, x) == *aes.permute(b, x);
     EXPECT_LT(same, 5);  // chance: 0.1 expected
@@ -287,15 +296,16 @@ TEST_P(Ff1, CounterOutputsPassRandomnessTests) {
     ff1::DomainPlan plan;
     const char* tweak = "orders_seq";
     ASSERT_EQ(ff1::make_domain_plan(aes.cipher(), reinterpret_cast<const std::uint8_t*>(tweak), 10,
-                                    9223372036854775807ULL, &plan), Error::kOk);
+                                    9223372036854775807ULL, &plan),
+              Error::kOk);
     constexpr int kN = 1000000;
     std::vector<std::uint64_t> bytes(256, 0), top(256, 0), pairs(256, 0), ones(63, 0);
     std::uint64_t prev = 0;
     for (std::uint64_t x = 1; x <= kN; ++x) {
-        const std::uint64_t y = *aes.permute(plan, x) - 1;  // uniform over [0, 2^63 - 1)
-        for (int j = 0; j < 7; ++j) ++bytes[(y >> (8 * j)) & 0xFF];     // the 7 low bytes
-        ++top[y >> 55];                                                  // the top 8 of 63 bits
-        if (x > 1) ++pairs[((prev >> 59) << 4) | (y >> 59)];             // successive values' top 4 bits
+        const std::uint64_t y = *aes.permute(plan, x) - 1;           // uniform over [0, 2^63 - 1)
+        for (int j = 0; j < 7; ++j) ++bytes[(y >> (8 * j)) & 0xFF];  // the 7 low bytes
+        ++top[y >> 55];                                              // the top 8 of 63 bits
+        if (x > 1) ++pairs[((prev >> 59) << 4) | (y >> 59)];         // successive values' top 4 bits
         for (int j = 0; j < 63; ++j) ones[j] += (y >> j) & 1;
         prev = y;
     }
@@ -309,7 +319,8 @@ TEST_P(Ff1, CounterOutputsPassRandomnessTests) {
     EXPECT_LT(c_top, hi);
     EXPECT_GT(c_pairs, lo);
     EXPECT_LT(c_pairs, hi);
-    std::printf("chi2: bytes %.1f, top byte %.1f, successive pairs %.1f (bounds %.1f..%.1f)\n", c_bytes, c_top, c_pairs, lo, hi);
+    std::printf("chi2: bytes %.1f, top byte %.1f, successive pairs %.1f (bounds %.1f..%.1f)\n", c_bytes, c_top, c_pairs,
+                lo, hi);
     for (int j = 0; j < 63; ++j) {
         EXPECT_GT(ones[j], 497500u) << "bit " << j;
         EXPECT_LT(ones[j], 502500u) << "bit " << j;
@@ -336,7 +347,8 @@ TEST(AesNi, Fips197Examples) {
             ASSERT_TRUE(aes.ok);
             std::uint8_t out[16];
             aes.cipher()(plain.data(), out);
-            EXPECT_EQ(std::vector<std::uint8_t>(out, out + 16), hex(c.cipher)) << (p == Path::kAesNi ? "AES-NI" : "OpenSSL");
+            EXPECT_EQ(std::vector<std::uint8_t>(out, out + 16), hex(c.cipher))
+                << (p == Path::kAesNi ? "AES-NI" : "OpenSSL");
         }
     }
 }
@@ -385,8 +397,8 @@ TEST(AesNi, PermutationEqualsOpenSsl) {
                     ASSERT_EQ(ni.binary_decrypt(plan, y), x) << "n=" << n;
                 }
             }
-            for (std::uint64_t domain : {std::uint64_t{1000000}, std::uint64_t{1000003}, std::uint64_t{9007199254740991},
-                                         std::uint64_t{9223372036854775807}}) {
+            for (std::uint64_t domain : {std::uint64_t{1000000}, std::uint64_t{1000003},
+                                         std::uint64_t{9007199254740991}, std::uint64_t{9223372036854775807}}) {
                 ff1::DomainPlan plan;
                 ASSERT_EQ(ff1::make_domain_plan(ni.cipher(), tweak.data(), tlen, domain, &plan), Error::kOk);
                 for (int k = 0; k < 200; ++k) {
@@ -419,7 +431,9 @@ TEST(AesNi, ConsecutiveRunsEqualOneByOne) {
                                      std::uint64_t{9007199254740991}, std::uint64_t{9223372036854775807}}) {
             SCOPED_TRACE("domain=" + std::to_string(domain));
             ff1::DomainPlan plan;
-            ASSERT_EQ(ff1::make_domain_plan(ni.cipher(), reinterpret_cast<const std::uint8_t*>("seq"), 3, domain, &plan), Error::kOk);
+            ASSERT_EQ(
+                ff1::make_domain_plan(ni.cipher(), reinterpret_cast<const std::uint8_t*>("seq"), 3, domain, &plan),
+                Error::kOk);
             std::vector<std::uint64_t> starts = {1, domain - idgen::aes_ni::kRun + 1};
             for (int k = 0; k < 300; ++k) starts.push_back(1 + rng() % (domain - idgen::aes_ni::kRun + 1));
             for (bool forward : {true, false}) {
@@ -438,7 +452,8 @@ TEST(AesNi, ConsecutiveRunsEqualOneByOne) {
             std::uint64_t out[idgen::aes_ni::kRun];
             EXPECT_EQ(idgen::aes_ni::permute_consecutive(ni.ni, plan, 0, 1, true, out), Error::kOutOfRange);
             EXPECT_EQ(idgen::aes_ni::permute_consecutive(ni.ni, plan, 1, 0, true, out), Error::kOutOfRange);
-            EXPECT_EQ(idgen::aes_ni::permute_consecutive(ni.ni, plan, 1, idgen::aes_ni::kRun + 1, true, out), Error::kOutOfRange);
+            EXPECT_EQ(idgen::aes_ni::permute_consecutive(ni.ni, plan, 1, idgen::aes_ni::kRun + 1, true, out),
+                      Error::kOutOfRange);
             EXPECT_EQ(idgen::aes_ni::permute_consecutive(ni.ni, plan, domain, 2, false, out), Error::kOutOfRange);
             EXPECT_EQ(idgen::aes_ni::permute_consecutive(ni.ni, plan, domain + 1, 1, true, out), Error::kOutOfRange);
             EXPECT_EQ(idgen::aes_ni::permute_consecutive(ni.ni, plan, domain, 1, true, out), Error::kOk);
@@ -451,7 +466,8 @@ TEST(AesNi, ConsecutiveRunsEqualOneByOne) {
 TEST(AesNi, ExpandKeyRefusesWhatItCannotServe) {
     std::vector<std::uint8_t> key(33, 1);
     idgen::aes_ni::Key k{};
-    for (std::size_t len : {0u, 8u, 15u, 17u, 31u, 33u}) EXPECT_FALSE(idgen::aes_ni::expand_key(key.data(), len, &k)) << len;
+    for (std::size_t len : {0u, 8u, 15u, 17u, 31u, 33u})
+        EXPECT_FALSE(idgen::aes_ni::expand_key(key.data(), len, &k)) << len;
     EXPECT_EQ(idgen::aes_ni::expand_key(key.data(), 16, &k), idgen::aes_ni::available());
 }
 

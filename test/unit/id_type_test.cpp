@@ -65,7 +65,8 @@ TEST(TypeIdSpec, InvalidExamples) {
         auto t = idgen::typeid_parse(text.data(), text.size());
         EXPECT_FALSE(t.ok()) << v.name;
         // The one that is only too large is out of range; the others are malformed.
-        EXPECT_EQ(t.error(), std::strcmp(v.name, "suffix-overflow") == 0 ? Error::kOutOfRange : Error::kInvalidSyntax) << v.name;
+        EXPECT_EQ(t.error(), std::strcmp(v.name, "suffix-overflow") == 0 ? Error::kOutOfRange : Error::kInvalidSyntax)
+            << v.name;
     }
 }
 
@@ -86,7 +87,8 @@ TEST(IdType, PrefixRules) {
     for (const char* p : {"a", "acct", "abcdefghijklmnop", "ab_cd", "a_b_c"})
         EXPECT_TRUE(idgen::typeid_prefix_valid(p, std::strlen(p))) << p;
     EXPECT_TRUE(idgen::typeid_prefix_valid("", 0));
-    for (const char* p : {"A", "a1", "_a", "a_", "a.b", "1"}) EXPECT_FALSE(idgen::typeid_prefix_valid(p, std::strlen(p))) << p;
+    for (const char* p : {"A", "a1", "_a", "a_", "a.b", "1"})
+        EXPECT_FALSE(idgen::typeid_prefix_valid(p, std::strlen(p))) << p;
     // Prefixed format: the registry's rule. TypeID format: letters only (both rules).
     EXPECT_TRUE(idgen::id_type_prefix_valid(IdKind::kUlid, IdTextFormat::kPrefixed, "acct2", 5));
     EXPECT_FALSE(idgen::id_type_prefix_valid(IdKind::kUlid, IdTextFormat::kTypeid, "acct2", 5));
@@ -169,18 +171,18 @@ TEST(IdType, Errors) {
     EXPECT_EQ(parse(acct, "ord_000000000000000000000001").error(), Error::kWrongPrefix);
     EXPECT_EQ(parse(acct, "ord_01h455vb4pex5vsknk084sn02q").error(), Error::kWrongPrefix);
     EXPECT_EQ(parse(acct, "or.d_0000000000000000000000001").error(), Error::kInvalidSyntax);
-    EXPECT_EQ(parse(acct, "acct_000000000000000000000001").error(), Error::kInvalidSyntax);   // 24 characters
-    EXPECT_EQ(parse(acct, "acct_00000000000000000000000001").error(), Error::kInvalidSyntax); // 26
+    EXPECT_EQ(parse(acct, "acct_000000000000000000000001").error(), Error::kInvalidSyntax);    // 24 characters
+    EXPECT_EQ(parse(acct, "acct_00000000000000000000000001").error(), Error::kInvalidSyntax);  // 26
     EXPECT_EQ(parse(acct, "acct_zzzzzzzzzzzzzzzzzzzzzzzzz").error(), Error::kOutOfRange);
     EXPECT_EQ(parse(acct, "_0000000000000000000000001").error(), Error::kInvalidSyntax);
     EXPECT_EQ(parse(acct, "Acct_0000000000000000000000001").error(), Error::kInvalidSyntax);
     EXPECT_EQ(parse(acct, "").error(), Error::kInvalidSyntax);
     const IdTypeSpec evt = spec("kind=snowflake format=prefixed prefix=evt");
-    EXPECT_EQ(parse(evt, "evt_0000000000000").error(), Error::kOutOfRange);       // 0
-    EXPECT_EQ(parse(evt, "evt_1y2p0ij32e8e8").error(), Error::kOutOfRange);       // 2^63
-    EXPECT_EQ(parse(evt, "evt_1y2p0ij32e8e7").ok(), true);                        // 2^63 - 1
+    EXPECT_EQ(parse(evt, "evt_0000000000000").error(), Error::kOutOfRange);  // 0
+    EXPECT_EQ(parse(evt, "evt_1y2p0ij32e8e8").error(), Error::kOutOfRange);  // 2^63
+    EXPECT_EQ(parse(evt, "evt_1y2p0ij32e8e7").ok(), true);                   // 2^63 - 1
     EXPECT_EQ(parse(evt, "0").error(), Error::kOutOfRange);
-    EXPECT_EQ(parse(evt, "evt_00000000001").error(), Error::kInvalidSyntax);      // fixed width
+    EXPECT_EQ(parse(evt, "evt_00000000001").error(), Error::kInvalidSyntax);  // fixed width
     const IdTypeSpec ord = spec("kind=uuidv7 format=typeid prefix=ord");
     EXPECT_EQ(parse(ord, "ord_8zzzzzzzzzzzzzzzzzzzzzzzzz").error(), Error::kOutOfRange);
     EXPECT_EQ(parse(ord, "ord_01H455VB4PEX5VSKNK084SN02Q").error(), Error::kInvalidSyntax);

@@ -37,7 +37,8 @@ std::vector<std::string> tokens(const std::string& p) {
 TEST(IdempotencyLabel, ControlCharacters) {
     EXPECT_EQ(control_at("req-0193b2c4-9f1e-7a3c"), idgen::kNoControl);
     EXPECT_EQ(control_at("POST /v1/orders?x=\"1\"\\"), idgen::kNoControl);
-    EXPECT_EQ(control_at("caf\xc3\xa9 \xc2\xa0 \xe2\x80\xa8 \xf0\x9f\x98\x80"), idgen::kNoControl);  // é, NBSP, U+2028, emoji
+    EXPECT_EQ(control_at("caf\xc3\xa9 \xc2\xa0 \xe2\x80\xa8 \xf0\x9f\x98\x80"),
+              idgen::kNoControl);  // é, NBSP, U+2028, emoji
     EXPECT_EQ(control_at("a\nb"), 1u);
     EXPECT_EQ(control_at(std::string("ab\0c", 4)), 2u);
     EXPECT_EQ(control_at("\t"), 0u);

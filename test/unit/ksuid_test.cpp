@@ -227,7 +227,8 @@ TEST(KsuidIdType, SpecTextAndErrors) {
     EXPECT_EQ(idgen::id_type_format(*ls, *v, out), idgen::kIdTypeTextMaxLen);
     const std::string short_body = "evt_0ujtsYcgvSTl8PAuAdqWYSMnLO", big = "evt_aWgEPTl1tmebfsQzFP4bxwgy80W",
                       other = "acct_0ujtsYcgvSTl8PAuAdqWYSMnLOv";
-    EXPECT_EQ(idgen::id_type_parse(*spec, short_body.data(), short_body.size(), nullptr).error(), Error::kInvalidSyntax);
+    EXPECT_EQ(idgen::id_type_parse(*spec, short_body.data(), short_body.size(), nullptr).error(),
+              Error::kInvalidSyntax);
     EXPECT_EQ(idgen::id_type_parse(*spec, big.data(), big.size(), nullptr).error(), Error::kOutOfRange);
     idgen::WrongPrefix wrong{};
     EXPECT_EQ(idgen::id_type_parse(*spec, other.data(), other.size(), &wrong).error(), Error::kWrongPrefix);

@@ -71,13 +71,17 @@ TEST(ObjectIdCodec, UpperCaseInLowerCaseOut) {
 }
 
 TEST(ObjectIdCodec, EveryMalformedClassIsASyntaxError) {
-    for (const std::string s : {"", "56e1fc72e0c917e9c471416", "56e1fc72e0c917e9c47141610", "56e1fc72e0c917e9c471416g",
-                                " 56e1fc72e0c917e9c471416", "56e1fc72e0c917e9c471416 ", "0x56e1fc72e0c917e9c47141",
-                                "56e1fc72-e0c917e9c471416", "+6e1fc72e0c917e9c4714161", "56e1fc72e0c917e9c471416\xff"}) {
+    for (const std::string s :
+         {"", "56e1fc72e0c917e9c471416", "56e1fc72e0c917e9c47141610", "56e1fc72e0c917e9c471416g",
+          " 56e1fc72e0c917e9c471416", "56e1fc72e0c917e9c471416 ", "0x56e1fc72e0c917e9c47141",
+          "56e1fc72-e0c917e9c471416", "+6e1fc72e0c917e9c4714161", "56e1fc72e0c917e9c471416\xff"}) {
         EXPECT_EQ(parse_err(s), Error::kInvalidSyntax) << s;
     }
     // A NUL inside the 24 characters is not a digit.
-    EXPECT_EQ(parse_err(std::string("56e1fc72e0c917e9c47141\0" "1", 24)), Error::kInvalidSyntax);
+    EXPECT_EQ(parse_err(std::string("56e1fc72e0c917e9c47141\0"
+                                    "1",
+                                    24)),
+              Error::kInvalidSyntax);
     // Each position refuses each non-hex ASCII character.
     for (std::size_t pos = 0; pos < 24; ++pos) {
         for (int c = 0; c < 128; ++c) {
@@ -149,9 +153,13 @@ TEST(ObjectIdGenerator, LayoutOfAGeneratedId) {
     auto src = seed(0x11, 0xABCDEF);
     auto id = g.next(1457650802, 100, src);
     ASSERT_TRUE(id.ok());
-    EXPECT_EQ(fmt(*id), "56e1fc72112233445" "5abcdef");
+    EXPECT_EQ(fmt(*id),
+              "56e1fc72112233445"
+              "5abcdef");
     auto id2 = g.next(1457650802, 100, src);
-    EXPECT_EQ(fmt(*id2), "56e1fc72112233445" "5abcdf0");
+    EXPECT_EQ(fmt(*id2),
+              "56e1fc72112233445"
+              "5abcdf0");
     EXPECT_EQ(src.calls(), 1);  // drawn once per process
 }
 
@@ -175,7 +183,9 @@ TEST(ObjectIdGenerator, AnotherProcessDrawsAgain) {
     auto b = g.next(1000, 101, child);  // the same generator object, as a child inherits it
     ASSERT_TRUE(a.ok() && b.ok());
     EXPECT_NE(std::memcmp(a->bytes + 4, b->bytes + 4, 5), 0);
-    EXPECT_EQ(fmt(*b), "000003e8090807060500010" "0");
+    EXPECT_EQ(fmt(*b),
+              "000003e8090807060500010"
+              "0");
     EXPECT_EQ(child.calls(), 1);
     EXPECT_EQ(g.owner_pid(), 101);
     // Back in the same process: no new draw.

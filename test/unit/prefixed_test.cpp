@@ -60,13 +60,13 @@ TEST(Prefixed, ParseErrors) {
     const std::string body(25, '1');
     EXPECT_EQ(parse_err(""), Error::kInvalidSyntax);
     EXPECT_EQ(parse_err("acct"), Error::kInvalidSyntax);
-    EXPECT_EQ(parse_err("_" + body), Error::kInvalidSyntax);             // empty prefix
-    EXPECT_EQ(parse_err("acct" + body), Error::kInvalidSyntax);          // no separator
-    EXPECT_EQ(parse_err("acct-" + body), Error::kInvalidSyntax);         // wrong separator
-    EXPECT_EQ(parse_err("acct_" + body + "1"), Error::kInvalidSyntax);   // body too long
-    EXPECT_EQ(parse_err("acct_" + body.substr(1)), Error::kInvalidSyntax);  // body too short
-    EXPECT_EQ(parse_err("ACCT_" + body), Error::kInvalidSyntax);         // prefixes are lower case
-    EXPECT_EQ(parse_err("a_b_" + body), Error::kInvalidSyntax);          // no '_' in a prefix
+    EXPECT_EQ(parse_err("_" + body), Error::kInvalidSyntax);                   // empty prefix
+    EXPECT_EQ(parse_err("acct" + body), Error::kInvalidSyntax);                // no separator
+    EXPECT_EQ(parse_err("acct-" + body), Error::kInvalidSyntax);               // wrong separator
+    EXPECT_EQ(parse_err("acct_" + body + "1"), Error::kInvalidSyntax);         // body too long
+    EXPECT_EQ(parse_err("acct_" + body.substr(1)), Error::kInvalidSyntax);     // body too short
+    EXPECT_EQ(parse_err("ACCT_" + body), Error::kInvalidSyntax);               // prefixes are lower case
+    EXPECT_EQ(parse_err("a_b_" + body), Error::kInvalidSyntax);                // no '_' in a prefix
     EXPECT_EQ(parse_err("abcdefghijklmnopq_" + body), Error::kInvalidSyntax);  // 17-character prefix
     EXPECT_EQ(parse_err("acct_" + body.substr(1) + "!"), Error::kInvalidSyntax);
     EXPECT_EQ(parse_err("acct_zzzzzzzzzzzzzzzzzzzzzzzzz"), Error::kOutOfRange);

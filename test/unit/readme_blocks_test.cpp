@@ -21,8 +21,10 @@ namespace {
 std::vector<Statement> split(const std::string& text, std::string* error = nullptr) {
     std::vector<Statement> out;
     std::string err = idgen::readme::split_statements(text, 10, out);
-    if (error) *error = err;
-    else EXPECT_EQ(err, "") << text;
+    if (error)
+        *error = err;
+    else
+        EXPECT_EQ(err, "") << text;
     return out;
 }
 
@@ -189,7 +191,8 @@ TEST(ReadmeLinks, AnchorIsGitHubsSlug) {
 }
 
 TEST(ReadmeLinks, AnchorsNumberRepeatedHeadings) {
-    const auto a = idgen::readme::anchors_of("# Page\n## Performance\n```\n## not a heading\n```\n### Performance\n## Reference\n");
+    const auto a = idgen::readme::anchors_of(
+        "# Page\n## Performance\n```\n## not a heading\n```\n### Performance\n## Reference\n");
     EXPECT_EQ(a, (std::set<std::string>{"page", "performance", "performance-1", "reference"}));
 }
 
@@ -240,5 +243,6 @@ TEST(ReadmeLinks, DocsRunInTheOrderOfTheContents) {
         "# id_gen\nSee [xid](docs/xid.md) first in the text.\n## Contents\n"
         "* [Tour](#tour) [ulid](docs/ulid.md#ulid)\n* [UUIDv7](docs/uuid.md#uuidv7) [UUIDv6](docs/uuid.md#uuidv6)\n"
         "* [xid](docs/xid.md) [bench](bench/README.md) [not a page](docs/)\n## Tour\n[late](docs/late.md)\n";
-    EXPECT_EQ(idgen::readme::docs_in_order(md), (std::vector<std::string>{"docs/ulid.md", "docs/uuid.md", "docs/xid.md"}));
+    EXPECT_EQ(idgen::readme::docs_in_order(md),
+              (std::vector<std::string>{"docs/ulid.md", "docs/uuid.md", "docs/xid.md"}));
 }

@@ -351,7 +351,8 @@ TEST(SnowflakeGenerator, LaterEpochKeepsIdsAboveTheOldOnes) {
 TEST(SnowflakeGenerator, Errors) {
     const auto l = named("twitter");
     SnowflakeState st;
-    EXPECT_EQ(idgen::snowflake_step(st, l, 1024, idgen::kTwitterEpochMs + 1, 1000, INT64_MAX).error(), Error::kOutOfRange);
+    EXPECT_EQ(idgen::snowflake_step(st, l, 1024, idgen::kTwitterEpochMs + 1, 1000, INT64_MAX).error(),
+              Error::kOutOfRange);
     EXPECT_EQ(idgen::snowflake_step(st, l, 1, idgen::kTwitterEpochMs - 1, 1000, INT64_MAX).error(),
               Error::kTimeOutOfRange);
     // At the epoch with node 0 the value 0 is skipped: the first ID is 1.

@@ -71,8 +71,10 @@ TEST(StateRecord, EveryTruncationAndExtensionIsDamage) {
     idgen::state_record_encode(sample(), buf);
     for (std::size_t len = 0; len <= idgen::kStateRecordSize + 1; ++len) {
         const auto d = idgen::state_record_decode(buf, len);
-        if (len == idgen::kStateRecordSize) EXPECT_EQ(d.damage, RecordDamage::kNone);
-        else EXPECT_EQ(d.damage, RecordDamage::kLength) << len;
+        if (len == idgen::kStateRecordSize)
+            EXPECT_EQ(d.damage, RecordDamage::kNone);
+        else
+            EXPECT_EQ(d.damage, RecordDamage::kLength) << len;
     }
 }
 
@@ -86,8 +88,10 @@ TEST(StateRecord, EverySingleBitFlipIsDamage) {
         b[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
         const auto d = idgen::state_record_decode(b, sizeof b);
         EXPECT_NE(d.damage, RecordDamage::kNone) << "bit " << bit;
-        if (bit < 64) EXPECT_EQ(d.damage, RecordDamage::kMagic) << "bit " << bit;
-        else EXPECT_EQ(d.damage, RecordDamage::kChecksum) << "bit " << bit;
+        if (bit < 64)
+            EXPECT_EQ(d.damage, RecordDamage::kMagic) << "bit " << bit;
+        else
+            EXPECT_EQ(d.damage, RecordDamage::kChecksum) << "bit " << bit;
     }
 }
 

@@ -56,7 +56,7 @@ TEST(Traceparent, RefusesEveryMalformedClass) {
     EXPECT_EQ(problem(""), TraceparentProblem::kLength);
     EXPECT_EQ(problem("0"), TraceparentProblem::kLength);
     EXPECT_EQ(problem(kExample.substr(0, 54)), TraceparentProblem::kLength);
-    EXPECT_EQ(problem(kExample + "-"), TraceparentProblem::kLength);       // version 00 is exactly 55
+    EXPECT_EQ(problem(kExample + "-"), TraceparentProblem::kLength);  // version 00 is exactly 55
     EXPECT_EQ(problem(kExample + "-extra"), TraceparentProblem::kLength);
     EXPECT_EQ(problem("ff-" + t + "-" + s + "-01"), TraceparentProblem::kVersion);
     EXPECT_EQ(problem("0A-" + t + "-" + s + "-01"), TraceparentProblem::kVersion);  // upper case

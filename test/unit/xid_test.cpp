@@ -114,8 +114,10 @@ TEST(XidBounds, LowerUpper) {
 }
 
 TEST(XidMachine, FromSystemIdentifierIsStableAnd24Bits) {
-    EXPECT_EQ(idgen::xid_machine_from_system_id(7311122334455667788ull), idgen::xid_machine_from_system_id(7311122334455667788ull));
-    EXPECT_NE(idgen::xid_machine_from_system_id(7311122334455667788ull), idgen::xid_machine_from_system_id(7311122334455667789ull));
+    EXPECT_EQ(idgen::xid_machine_from_system_id(7311122334455667788ull),
+              idgen::xid_machine_from_system_id(7311122334455667788ull));
+    EXPECT_NE(idgen::xid_machine_from_system_id(7311122334455667788ull),
+              idgen::xid_machine_from_system_id(7311122334455667789ull));
     for (std::uint64_t s = 0; s < 1000; ++s) EXPECT_LT(idgen::xid_machine_from_system_id(s * 0x1000), 1u << 24);
 }
 

@@ -127,13 +127,15 @@ bool cpu_has_avx2() noexcept { return false; }
 
 bool chacha20_has_path(ChaCha20Path path) noexcept { return path != ChaCha20Path::kLanes8 || cpu_has_avx2(); }
 
-void chacha20_blocks(const std::uint8_t* key, std::uint32_t counter, const std::uint8_t* nonce,
-                     std::uint8_t* out, std::size_t nblocks, ChaCha20Path path) noexcept {
+void chacha20_blocks(const std::uint8_t* key, std::uint32_t counter, const std::uint8_t* nonce, std::uint8_t* out,
+                     std::size_t nblocks, ChaCha20Path path) noexcept {
     std::uint32_t s[16];
     initial_state(s, key, counter, nonce);
     if (path == ChaCha20Path::kBest) path = cpu_has_avx2() ? ChaCha20Path::kLanes8 : ChaCha20Path::kLanes4;
-    if (path == ChaCha20Path::kLanes8 && cpu_has_avx2()) nblocks = run_lanes8_avx2(s, out, nblocks);
-    else if (path != ChaCha20Path::kOneBlock) nblocks = run_lanes<4>(s, out, nblocks);
+    if (path == ChaCha20Path::kLanes8 && cpu_has_avx2())
+        nblocks = run_lanes8_avx2(s, out, nblocks);
+    else if (path != ChaCha20Path::kOneBlock)
+        nblocks = run_lanes<4>(s, out, nblocks);
     for (; nblocks > 0; --nblocks, out += kChaCha20BlockLen) {
         one_block(s, out);
         ++s[12];

@@ -18,8 +18,8 @@ inline constexpr std::size_t kChaCha20BlockLen = 64;
 // extensions: eight with AVX2, detected at run time, four otherwise), the rest one at a time; every
 // path gives RFC 8439's bytes (unit tests: the RFC's vectors and OpenSSL's keystream, per path).
 enum class ChaCha20Path { kBest, kLanes8, kLanes4, kOneBlock };
-void chacha20_blocks(const std::uint8_t* key, std::uint32_t counter, const std::uint8_t* nonce,
-                     std::uint8_t* out, std::size_t nblocks, ChaCha20Path path = ChaCha20Path::kBest) noexcept;
+void chacha20_blocks(const std::uint8_t* key, std::uint32_t counter, const std::uint8_t* nonce, std::uint8_t* out,
+                     std::size_t nblocks, ChaCha20Path path = ChaCha20Path::kBest) noexcept;
 // Whether this CPU can run `path` (kLanes8 needs AVX2 on x86-64; the others run anywhere).
 [[nodiscard]] bool chacha20_has_path(ChaCha20Path path) noexcept;
 

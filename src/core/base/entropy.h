@@ -69,7 +69,8 @@ private:
     std::size_t pos_ = kBlock;  // kBlock = empty
     int owner_pid_ = -1;
     std::uint8_t key_[32] = {};
-    std::uint64_t since_reseed_ = kReseedBytes;  // bytes made under keys since the last kernel key; >= kReseedBytes: reseed
+    std::uint64_t since_reseed_ =
+        kReseedBytes;  // bytes made under keys since the last kernel key; >= kReseedBytes: reseed
 };
 
 // Reads n bytes straight from the kernel CSPRNG.

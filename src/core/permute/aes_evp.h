@@ -16,8 +16,10 @@ namespace idgen::aes {
 
 // A context for a 16-, 24- or 32-byte key (AES-128/192/256), or nullptr. Free it with context_free.
 inline EVP_CIPHER_CTX* context_new(const std::uint8_t* key, std::size_t len) noexcept {
-    const EVP_CIPHER* cipher = len == 16 ? EVP_aes_128_ecb() : len == 24 ? EVP_aes_192_ecb()
-                             : len == 32 ? EVP_aes_256_ecb() : nullptr;
+    const EVP_CIPHER* cipher = len == 16   ? EVP_aes_128_ecb()
+                               : len == 24 ? EVP_aes_192_ecb()
+                               : len == 32 ? EVP_aes_256_ecb()
+                                           : nullptr;
     if (cipher == nullptr) return nullptr;
     EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
     if (ctx == nullptr) return nullptr;

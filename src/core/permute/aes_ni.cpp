@@ -45,8 +45,8 @@ IDGEN_AES_NI std::uint32_t sub_word(std::uint32_t w) noexcept {
 // blocks of latency); the L values' blocks are independent, so they share that wait: the AES
 // units are pipelined (an AESENC issues every cycle or two and takes about four).
 template <unsigned Nr, unsigned L>
-IDGEN_AES_NI void binary_lanes(const Key& key, const ff1::BinaryPlan& plan, const std::uint64_t* x,
-                               std::uint64_t* out, bool forward) noexcept {
+IDGEN_AES_NI void binary_lanes(const Key& key, const ff1::BinaryPlan& plan, const std::uint64_t* x, std::uint64_t* out,
+                               bool forward) noexcept {
     __m128i k[Nr + 1];
 #pragma GCC unroll 15
     for (unsigned r = 0; r <= Nr; ++r) k[r] = load(key.round_keys[r]);
@@ -102,7 +102,7 @@ IDGEN_AES_NI void binary_lanes(const Key& key, const ff1::BinaryPlan& plan, cons
 
 template <unsigned Nr>
 IDGEN_AES_NI __attribute__((noinline)) std::uint64_t binary_nr(const Key& key, const ff1::BinaryPlan& plan,
-                                                                std::uint64_t x, bool forward) noexcept {
+                                                               std::uint64_t x, bool forward) noexcept {
     std::uint64_t y;
     binary_lanes<Nr, 1>(key, plan, &x, &y, forward);
     return y;
@@ -110,16 +110,15 @@ IDGEN_AES_NI __attribute__((noinline)) std::uint64_t binary_nr(const Key& key, c
 
 template <unsigned Nr>
 IDGEN_AES_NI __attribute__((noinline)) Result<std::uint64_t> permute_nr(const Key& key, const ff1::DomainPlan& plan,
-                                                                         std::uint64_t x, bool forward) noexcept {
+                                                                        std::uint64_t x, bool forward) noexcept {
     return ff1::walk::run(plan, x,
                           [&](std::uint64_t z) IDGEN_AES_NI { return binary_nr<Nr>(key, plan.ff1, z, forward); });
 }
 
 // kRun values at once; a value whose step leaves the domain walks on by itself (ff1_walk.h).
 template <unsigned Nr>
-IDGEN_AES_NI __attribute__((noinline)) void consecutive_nr(const Key& key, const ff1::DomainPlan& plan,
-                                                          std::uint64_t x, unsigned n, bool forward,
-                                                          std::uint64_t* out) noexcept {
+IDGEN_AES_NI __attribute__((noinline)) void consecutive_nr(const Key& key, const ff1::DomainPlan& plan, std::uint64_t x,
+                                                           unsigned n, bool forward, std::uint64_t* out) noexcept {
     std::uint64_t z[kRun], w[kRun];
     for (unsigned j = 0; j < kRun; ++j) z[j] = x - 1 + (j < n ? j : 0);  // lanes past n repeat the first
     binary_lanes<Nr, kRun>(key, plan.ff1, z, w, forward);

@@ -16,8 +16,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/permute/ff1.h"
 #include "core/base/result.h"
+#include "core/permute/ff1.h"
 
 namespace idgen::aes_ni {
 

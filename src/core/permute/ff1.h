@@ -41,10 +41,10 @@ constexpr std::size_t kMaxDigits = 128;        // numerals per string in encrypt
 // FF1 over numeral strings: `in` and `out` hold n numerals, each < radix (out may alias in).
 // kInvalidSyntax: a numeral >= radix; kOutOfRange: radix, n or the tweak length outside what is
 // supported (radix 2..65536, radix^n >= 10^6, radix^ceil(n/2) <= 2^64, tweak <= kMaxTweak).
-[[nodiscard]] Error encrypt(const BlockCipher& aes, const std::uint8_t* tweak, std::size_t tweak_len,
-                            unsigned radix, const std::uint16_t* in, std::size_t n, std::uint16_t* out) noexcept;
-[[nodiscard]] Error decrypt(const BlockCipher& aes, const std::uint8_t* tweak, std::size_t tweak_len,
-                            unsigned radix, const std::uint16_t* in, std::size_t n, std::uint16_t* out) noexcept;
+[[nodiscard]] Error encrypt(const BlockCipher& aes, const std::uint8_t* tweak, std::size_t tweak_len, unsigned radix,
+                            const std::uint16_t* in, std::size_t n, std::uint16_t* out) noexcept;
+[[nodiscard]] Error decrypt(const BlockCipher& aes, const std::uint8_t* tweak, std::size_t tweak_len, unsigned radix,
+                            const std::uint16_t* in, std::size_t n, std::uint16_t* out) noexcept;
 
 // FF1 with radix 2 over n-bit integers, for one key and one tweak.
 struct BinaryPlan {

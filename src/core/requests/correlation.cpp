@@ -100,7 +100,8 @@ Result<std::size_t> correlation_child_counted(const char* parent, std::size_t n,
 
 Result<std::size_t> correlation_child_tagged(const char* parent, std::size_t n, std::uint64_t number, const char* tag,
                                              char* out) noexcept {
-    if (!correlation_id_valid(parent, n) || !correlation_id_valid(tag, kCorrelationTagLen)) return Error::kInvalidSyntax;
+    if (!correlation_id_valid(parent, n) || !correlation_id_valid(tag, kCorrelationTagLen))
+        return Error::kInvalidSyntax;
     if (n + 1 + decimal_len(number) + 1 + kCorrelationTagLen > kCorrelationIdMaxLen) return Error::kOutOfRange;
     std::memcpy(out, parent, n);
     std::size_t w = n;

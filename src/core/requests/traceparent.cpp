@@ -33,24 +33,18 @@ bool all_zero(const std::uint8_t* b, std::size_t n) noexcept {
 
 const char* traceparent_problem_text(TraceparentProblem p) noexcept {
     switch (p) {
-        case TraceparentProblem::kNone:
-            return "Valid";
+        case TraceparentProblem::kNone: return "Valid";
         case TraceparentProblem::kLength:
             return "A traceparent of version 00 is exactly 55 characters, and of a later version at least 55";
-        case TraceparentProblem::kVersion:
-            return "The version is not two lower-case hex digits other than ff";
+        case TraceparentProblem::kVersion: return "The version is not two lower-case hex digits other than ff";
         case TraceparentProblem::kLayout:
-            return "The fields are not separated by '-' at characters 3, 36 and 53 (and 56, where a later version has more)";
-        case TraceparentProblem::kTraceId:
-            return "The trace-id is not 32 lower-case hex digits";
-        case TraceparentProblem::kZeroTraceId:
-            return "The trace-id is all zeros";
-        case TraceparentProblem::kParentId:
-            return "The parent-id is not 16 lower-case hex digits";
-        case TraceparentProblem::kZeroParentId:
-            return "The parent-id is all zeros";
-        case TraceparentProblem::kFlags:
-            return "The trace-flags are not two lower-case hex digits";
+            return "The fields are not separated by '-' at characters 3, 36 and 53 (and 56, where a later version has "
+                   "more)";
+        case TraceparentProblem::kTraceId: return "The trace-id is not 32 lower-case hex digits";
+        case TraceparentProblem::kZeroTraceId: return "The trace-id is all zeros";
+        case TraceparentProblem::kParentId: return "The parent-id is not 16 lower-case hex digits";
+        case TraceparentProblem::kZeroParentId: return "The parent-id is all zeros";
+        case TraceparentProblem::kFlags: return "The trace-flags are not two lower-case hex digits";
     }
     return "Invalid";
 }

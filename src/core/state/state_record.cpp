@@ -60,10 +60,14 @@ void state_record_encode(const StateRecord& r, std::uint8_t out[kStateRecordSize
 
 DecodedRecord state_record_decode(const std::uint8_t* b, std::size_t len) noexcept {
     DecodedRecord d{StateRecord{}, RecordDamage::kNone};
-    if (len != kStateRecordSize) d.damage = RecordDamage::kLength;
-    else if (std::memcmp(b, kMagic, 8) != 0) d.damage = RecordDamage::kMagic;
-    else if (get32(b + kCrcAt) != crc32c(b, kCrcAt)) d.damage = RecordDamage::kChecksum;
-    else if (get32(b + 8) != kStateFormatVersion) d.damage = RecordDamage::kVersion;
+    if (len != kStateRecordSize)
+        d.damage = RecordDamage::kLength;
+    else if (std::memcmp(b, kMagic, 8) != 0)
+        d.damage = RecordDamage::kMagic;
+    else if (get32(b + kCrcAt) != crc32c(b, kCrcAt))
+        d.damage = RecordDamage::kChecksum;
+    else if (get32(b + 8) != kStateFormatVersion)
+        d.damage = RecordDamage::kVersion;
     if (d.damage != RecordDamage::kNone) return d;
     StateRecord& r = d.record;
     r.flags = get32(b + 12);

@@ -6,7 +6,8 @@
 namespace idgen {
 namespace {
 
-constexpr radix::Alphabet<62> kAlpha{"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", /*fold_case=*/false};
+constexpr radix::Alphabet<62> kAlpha{"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+                                     /*fold_case=*/false};
 
 // 62^10 fits in 64 bits (62^11 does not): values are split into 64-bit chunks of 10 digits.
 constexpr std::uint64_t kPow10 = 839299365868340224ULL;  // 62^10

@@ -2,14 +2,14 @@
 
 #include <cstring>
 
-#include "core/text/base36.h"
 #include "core/base/bytes.h"
-#include "core/types/ksuid.h"
-#include "core/types/xid.h"
+#include "core/text/base36.h"
 #include "core/text/prefixed.h"
+#include "core/text/uuid_text.h"
+#include "core/types/ksuid.h"
 #include "core/types/snowflake.h"
 #include "core/types/ulid.h"
-#include "core/text/uuid_text.h"
+#include "core/types/xid.h"
 #include "core/base/no_pg_check.h"
 
 namespace idgen {
@@ -97,8 +97,7 @@ Result<IdValue> parse_bare(const IdTypeSpec& spec, const char* s, std::size_t n)
             return v;
         }
         case IdKind::kKsuid:
-        case IdKind::kXid:
-            return parse_body(spec, s, n);  // the ID's own text is the prefixed body
+        case IdKind::kXid: return parse_body(spec, s, n);  // the ID's own text is the prefixed body
     }
     return Error::kInvalidSyntax;
 }
@@ -117,7 +116,8 @@ bool typeid_prefix_valid(const char* p, std::size_t n) noexcept {
 bool id_type_prefix_valid(IdKind kind, IdTextFormat format, const char* p, std::size_t n) noexcept {
     if (!prefix_valid(p, n)) return false;  // the registry's rule
     if (format == IdTextFormat::kPrefixed) return true;
-    if (kind == IdKind::kSnowflake || kind == IdKind::kKsuid || kind == IdKind::kXid) return false;  // TypeID holds 128 bits
+    if (kind == IdKind::kSnowflake || kind == IdKind::kKsuid || kind == IdKind::kXid)
+        return false;  // TypeID holds 128 bits
     return typeid_prefix_valid(p, n);
 }
 
@@ -137,16 +137,25 @@ Result<IdTypeSpec> id_type_spec_parse(const char* s, std::size_t n) noexcept {
     const char* v;
     std::size_t len;
     if (!field("kind=", v, len)) return Error::kInvalidSyntax;
-    if (equal(v, len, "ulid", 4)) spec.kind = IdKind::kUlid;
-    else if (equal(v, len, "uuidv7", 6)) spec.kind = IdKind::kUuidv7;
-    else if (equal(v, len, "snowflake", 9)) spec.kind = IdKind::kSnowflake;
-    else if (equal(v, len, "ksuid", 5)) spec.kind = IdKind::kKsuid;
-    else if (equal(v, len, "xid", 3)) spec.kind = IdKind::kXid;
-    else return Error::kInvalidSyntax;
+    if (equal(v, len, "ulid", 4))
+        spec.kind = IdKind::kUlid;
+    else if (equal(v, len, "uuidv7", 6))
+        spec.kind = IdKind::kUuidv7;
+    else if (equal(v, len, "snowflake", 9))
+        spec.kind = IdKind::kSnowflake;
+    else if (equal(v, len, "ksuid", 5))
+        spec.kind = IdKind::kKsuid;
+    else if (equal(v, len, "xid", 3))
+        spec.kind = IdKind::kXid;
+    else
+        return Error::kInvalidSyntax;
     if (!field("format=", v, len)) return Error::kInvalidSyntax;
-    if (equal(v, len, "prefixed", 8)) spec.format = IdTextFormat::kPrefixed;
-    else if (equal(v, len, "typeid", 6)) spec.format = IdTextFormat::kTypeid;
-    else return Error::kInvalidSyntax;
+    if (equal(v, len, "prefixed", 8))
+        spec.format = IdTextFormat::kPrefixed;
+    else if (equal(v, len, "typeid", 6))
+        spec.format = IdTextFormat::kTypeid;
+    else
+        return Error::kInvalidSyntax;
     if (!field("prefix=", v, len) || v + len != end) return Error::kInvalidSyntax;
     if (!id_type_prefix_valid(spec.kind, spec.format, v, len)) return Error::kInvalidSyntax;
     spec.prefix_len = static_cast<std::uint8_t>(len);

@@ -17,8 +17,8 @@ bool prefix_valid(const char* p, std::size_t n) noexcept {
     return true;
 }
 
-std::size_t prefixed_format_valid(const char* prefix, std::size_t prefix_len, const std::uint8_t (&id)[16],
-                                  char* out, PrefixedBody body) noexcept {
+std::size_t prefixed_format_valid(const char* prefix, std::size_t prefix_len, const std::uint8_t (&id)[16], char* out,
+                                  PrefixedBody body) noexcept {
     std::memcpy(out, prefix, prefix_len);
     out[prefix_len] = '_';
     if (body == PrefixedBody::kBase62) {
@@ -29,8 +29,8 @@ std::size_t prefixed_format_valid(const char* prefix, std::size_t prefix_len, co
     return prefix_len + 1 + prefixed_body_len(body);
 }
 
-Result<std::size_t> prefixed_format(const char* prefix, std::size_t prefix_len, const std::uint8_t (&id)[16],
-                                    char* out, PrefixedBody body) noexcept {
+Result<std::size_t> prefixed_format(const char* prefix, std::size_t prefix_len, const std::uint8_t (&id)[16], char* out,
+                                    PrefixedBody body) noexcept {
     if (!prefix_valid(prefix, prefix_len)) return Error::kInvalidPrefix;
     return prefixed_format_valid(prefix, prefix_len, id, out, body);
 }

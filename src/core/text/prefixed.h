@@ -13,9 +13,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/base/result.h"
 #include "core/text/base36.h"
 #include "core/text/base62.h"
-#include "core/base/result.h"
 
 namespace idgen {
 
@@ -39,8 +39,8 @@ enum class PrefixedBody : std::uint8_t { kBase36, kBase62 };
 // prefixed_format() for a prefix already found valid (prefix_valid(prefix, prefix_len)): no check
 // (gen_prefixed()'s cached prefixes, checked once before they were cached). `out` has room for
 // kPrefixedMaxLen characters.
-[[nodiscard]] std::size_t prefixed_format_valid(const char* prefix, std::size_t prefix_len, const std::uint8_t (&id)[16],
-                                                char* out, PrefixedBody body) noexcept;
+[[nodiscard]] std::size_t prefixed_format_valid(const char* prefix, std::size_t prefix_len,
+                                                const std::uint8_t (&id)[16], char* out, PrefixedBody body) noexcept;
 
 // prefixed_format_valid() for a valid prefix held at the start of a kPrefixMaxLen-byte buffer:
 // the buffer is copied whole (one fixed-size copy, no call) and '_' written over what follows the

@@ -29,7 +29,8 @@ struct Alphabet {
     bool all_digits(const char* s, std::size_t n) const noexcept {
         if (n == 0) return false;
         std::uint8_t bad = 0;
-        for (std::size_t i = 0; i < n; ++i) bad |= static_cast<std::uint8_t>(value[static_cast<unsigned char>(s[i])] == kNone);
+        for (std::size_t i = 0; i < n; ++i)
+            bad |= static_cast<std::uint8_t>(value[static_cast<unsigned char>(s[i])] == kNone);
         return bad == 0;
     }
 

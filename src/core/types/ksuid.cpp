@@ -100,7 +100,8 @@ void ksuid_format(const Ksuid& id, char* out) noexcept {
 }
 
 std::int64_t ksuid_unix_seconds(const Ksuid& id) noexcept {
-    const std::uint32_t t = (static_cast<std::uint32_t>(id.bytes[0]) << 24) | (static_cast<std::uint32_t>(id.bytes[1]) << 16) |
+    const std::uint32_t t = (static_cast<std::uint32_t>(id.bytes[0]) << 24) |
+                            (static_cast<std::uint32_t>(id.bytes[1]) << 16) |
                             (static_cast<std::uint32_t>(id.bytes[2]) << 8) | id.bytes[3];
     return kKsuidEpoch + static_cast<std::int64_t>(t);
 }

@@ -20,7 +20,7 @@ struct Ksuid {
 static_assert(sizeof(Ksuid) == 20);
 
 inline constexpr std::size_t kKsuidTextLen = 27;
-inline constexpr std::int64_t kKsuidEpoch = 1400000000;  // Unix seconds of KSUID time 0
+inline constexpr std::int64_t kKsuidEpoch = 1400000000;                           // Unix seconds of KSUID time 0
 inline constexpr std::int64_t kKsuidMaxUnixSeconds = kKsuidEpoch + 0xFFFFFFFFLL;  // 2150-06-19 23:21:35 UTC
 
 // Exactly 27 characters of 0-9A-Za-z (case is part of the digit): kInvalidSyntax otherwise

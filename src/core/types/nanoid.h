@@ -25,11 +25,11 @@ inline constexpr char kNanoidDefaultAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcd
 
 enum class NanoidAlphabetCheck : std::uint8_t {
     kValid,
-    kTooShort,     // fewer than 2 characters
-    kTooLong,      // more than 255 characters
-    kRepeated,     // a character appears twice
-    kMultibyte,    // a byte of a multibyte character (>= 0x80 where multibyte characters exist)
-    kNul,          // a zero byte
+    kTooShort,   // fewer than 2 characters
+    kTooLong,    // more than 255 characters
+    kRepeated,   // a character appears twice
+    kMultibyte,  // a byte of a multibyte character (>= 0x80 where multibyte characters exist)
+    kNul,        // a zero byte
 };
 
 // A checked alphabet: its characters and the mask of its sampling.

@@ -74,10 +74,10 @@ private:
     ObjectId make(std::uint32_t seconds) noexcept;
 
     std::uint8_t random_[5] = {};
-    std::uint32_t counter_ = 0;        // the next counter value, 0 .. 2^24-1
-    std::int64_t last_seconds_ = -1;   // timestamp of the last next() ID
-    std::uint32_t steps_in_second_ = 0; // counter steps (by next() and at()) since that second's first ID
-    int pid_ = -1;                     // the process the random value was drawn for; -1 = none
+    std::uint32_t counter_ = 0;          // the next counter value, 0 .. 2^24-1
+    std::int64_t last_seconds_ = -1;     // timestamp of the last next() ID
+    std::uint32_t steps_in_second_ = 0;  // counter steps (by next() and at()) since that second's first ID
+    int pid_ = -1;                       // the process the random value was drawn for; -1 = none
 };
 
 }  // namespace idgen

@@ -5,7 +5,8 @@
 namespace idgen {
 namespace {
 
-SnowflakeLayout make(LayoutKind kind, std::int64_t epoch, std::int64_t unit, int tb, int nb, int sb, bool seq_above_node) {
+SnowflakeLayout make(LayoutKind kind, std::int64_t epoch, std::int64_t unit, int tb, int nb, int sb,
+                     bool seq_above_node) {
     SnowflakeLayout l{};
     l.kind = kind;
     l.epoch_ms = epoch;
@@ -150,8 +151,10 @@ Result<std::int64_t> snowflake_parse(const char* s, std::size_t n) noexcept {
     bool overflow = false;
     for (; i < n && s[i] >= '0' && s[i] <= '9'; ++i) {
         const auto d = static_cast<std::uint64_t>(s[i] - '0');
-        if (v > (static_cast<std::uint64_t>(INT64_MAX) - d) / 10) overflow = true;
-        else v = v * 10 + d;
+        if (v > (static_cast<std::uint64_t>(INT64_MAX) - d) / 10)
+            overflow = true;
+        else
+            v = v * 10 + d;
     }
     if (i == digits_at) return Error::kInvalidSyntax;
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\f' || s[i] == '\v')) ++i;

@@ -22,14 +22,21 @@
 
 namespace idgen {
 
-inline constexpr std::int64_t kTwitterEpochMs = 1288834974657;    // 2010-11-04T01:42:54.657Z
-inline constexpr std::int64_t kInstagramEpochMs = 1314220021721;  // 2011-08-24T21:07:01.721Z
-inline constexpr std::int64_t kSonyflakeEpochMs = 1409529600000;  // 2014-09-01T00:00:00Z
-inline constexpr std::int64_t kJavascriptEpochMs = 1704067200000; // 2024-01-01T00:00:00Z
+inline constexpr std::int64_t kTwitterEpochMs = 1288834974657;     // 2010-11-04T01:42:54.657Z
+inline constexpr std::int64_t kInstagramEpochMs = 1314220021721;   // 2011-08-24T21:07:01.721Z
+inline constexpr std::int64_t kSonyflakeEpochMs = 1409529600000;   // 2014-09-01T00:00:00Z
+inline constexpr std::int64_t kJavascriptEpochMs = 1704067200000;  // 2024-01-01T00:00:00Z
 inline constexpr std::int64_t kSnowflakeMax = INT64_MAX;
 
 // kTrace is the generator state behind TraceIds (trace_decimal.h), never a user-visible layout.
-enum class LayoutKind : std::uint8_t { kTwitter = 1, kInstagram = 2, kSonyflake = 3, kJavascript = 4, kCustom = 5, kTrace = 6 };
+enum class LayoutKind : std::uint8_t {
+    kTwitter = 1,
+    kInstagram = 2,
+    kSonyflake = 3,
+    kJavascript = 4,
+    kCustom = 5,
+    kTrace = 6
+};
 
 struct SnowflakeLayout {
     LayoutKind kind;
@@ -149,16 +156,16 @@ struct Step {
 // time unit (never more than the unit has left), recorded in the state as issued. The caller may
 // issue them one by one (snowflake_lease_next) without touching the shared state again.
 [[nodiscard]] Result<Step> snowflake_step(SnowflakeState& st, const SnowflakeLayout& l, std::uint32_t node,
-                                          std::int64_t now_ms, std::int64_t max_ahead_ms,
-                                          std::int64_t reserved_ms, std::uint32_t want = 1) noexcept;
+                                          std::int64_t now_ms, std::int64_t max_ahead_ms, std::int64_t reserved_ms,
+                                          std::uint32_t want = 1) noexcept;
 
 // A block of IDs leased from shared generator state, issued locally by one backend.
 struct SnowflakeLease {
-    std::int64_t next_id = 0;   // the next ID to hand out; 0 = no lease
-    std::uint32_t left = 0;     // IDs left in the lease
-    std::int64_t unit = -1;     // the lease's time unit (layout units since the epoch)
+    std::int64_t next_id = 0;      // the next ID to hand out; 0 = no lease
+    std::uint32_t left = 0;        // IDs left in the lease
+    std::int64_t unit = -1;        // the lease's time unit (layout units since the epoch)
     std::int64_t clock_unit = -1;  // the clock's unit when the lease was taken
-    std::uint32_t size = 0;     // how many IDs the lease had
+    std::uint32_t size = 0;        // how many IDs the lease had
 };
 
 // Starts a lease from a kIssued step taken when the clock read `now_ms`.

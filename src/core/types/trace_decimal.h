@@ -28,7 +28,7 @@ inline constexpr std::uint32_t kTraceNodeMax = (1u << kTraceNodeBits) - 1;      
 inline constexpr std::uint32_t kTraceCounterMax = (1u << kTraceCounterBits) - 1;  // 4,194,303
 
 struct TraceParts {
-    std::int64_t ts;        // Unix seconds modulo 2^25
+    std::int64_t ts;  // Unix seconds modulo 2^25
     std::uint32_t node;
     std::uint32_t counter;
 };
@@ -87,8 +87,8 @@ enum class DecimalStepKind : std::uint8_t {
 struct DecimalStep {
     DecimalStepKind kind;
     std::int64_t generator;
-    std::int64_t first;   // first counter of the lease
-    std::int64_t count;   // how many counters the lease holds (>= 1)
+    std::int64_t first;  // first counter of the lease
+    std::int64_t count;  // how many counters the lease holds (>= 1)
 };
 // Hands out up to `want` (>= 1) consecutive counters of the state's generator, never past
 // kDecimalCounterMax; the state records them as used.

@@ -92,14 +92,12 @@ Result<Ulid> ulid_parse(const char* text, std::size_t len) noexcept {
 void ulid_format(const Ulid& id, char* out) noexcept {
     const std::uint64_t hi = load_be64(id.bytes);
     const std::uint64_t lo = load_be64(id.bytes + 8);
-    encode_group<5>(hi >> 16, out);                                    // time, 48 bits in 50
-    encode_group<4>(((hi & 0xFFFFu) << 24) | (lo >> 40), out + 10);     // random bits 79..40
-    encode_group<4>(lo & ((std::uint64_t{1} << 40) - 1), out + 18);    // random bits 39..0
+    encode_group<5>(hi >> 16, out);                                  // time, 48 bits in 50
+    encode_group<4>(((hi & 0xFFFFu) << 24) | (lo >> 40), out + 10);  // random bits 79..40
+    encode_group<4>(lo & ((std::uint64_t{1} << 40) - 1), out + 18);  // random bits 39..0
 }
 
-std::int64_t ulid_time_ms(const Ulid& id) noexcept {
-    return static_cast<std::int64_t>(load_be64(id.bytes) >> 16);
-}
+std::int64_t ulid_time_ms(const Ulid& id) noexcept { return static_cast<std::int64_t>(load_be64(id.bytes) >> 16); }
 
 Result<Ulid> ulid_lower(std::int64_t ms) noexcept {
     if (ms < 0 || ms > kUlidMaxMs) return Error::kTimeOutOfRange;

@@ -63,14 +63,10 @@ UuidConversion uuid_v6_to_v1(const Uuid& v6) noexcept {
 UuidTime uuid_time_v167(const Uuid& id) noexcept {
     if (!rfc_variant(id)) return {false, 0};
     switch (uuid_version(id)) {
-        case 1:
-            return {true, floor_div(uuidv1_ticks(id) - kGregorianToUnixTicks, 10)};
-        case 6:
-            return {true, floor_div(uuidv6_ticks(id) - kGregorianToUnixTicks, 10)};
-        case 7:
-            return uuidv7_time(id);
-        default:
-            return {false, 0};
+        case 1: return {true, floor_div(uuidv1_ticks(id) - kGregorianToUnixTicks, 10)};
+        case 6: return {true, floor_div(uuidv6_ticks(id) - kGregorianToUnixTicks, 10)};
+        case 7: return uuidv7_time(id);
+        default: return {false, 0};
     }
 }
 

@@ -31,19 +31,16 @@ UuidTime uuid_time(const Uuid& id) noexcept {
     switch (uuid_version(id)) {
         case 1: {
             // time_low (32) | time_mid (16) | version (4) time_hi (12): a 60-bit count of 100 ns.
-            const std::uint64_t ticks = (static_cast<std::uint64_t>(id.bytes[6] & 0x0F) << 56) |
-                                        (static_cast<std::uint64_t>(id.bytes[7]) << 48) |
-                                        (static_cast<std::uint64_t>(id.bytes[4]) << 40) |
-                                        (static_cast<std::uint64_t>(id.bytes[5]) << 32) |
-                                        (static_cast<std::uint64_t>(id.bytes[0]) << 24) |
-                                        (static_cast<std::uint64_t>(id.bytes[1]) << 16) |
-                                        (static_cast<std::uint64_t>(id.bytes[2]) << 8) | id.bytes[3];
+            const std::uint64_t ticks =
+                (static_cast<std::uint64_t>(id.bytes[6] & 0x0F) << 56) |
+                (static_cast<std::uint64_t>(id.bytes[7]) << 48) | (static_cast<std::uint64_t>(id.bytes[4]) << 40) |
+                (static_cast<std::uint64_t>(id.bytes[5]) << 32) | (static_cast<std::uint64_t>(id.bytes[0]) << 24) |
+                (static_cast<std::uint64_t>(id.bytes[1]) << 16) | (static_cast<std::uint64_t>(id.bytes[2]) << 8) |
+                id.bytes[3];
             return {true, static_cast<std::int64_t>(ticks / 10) - kGregorianToUnixUs};
         }
-        case 7:
-            return uuidv7_time(id);
-        default:
-            return {false, 0};
+        case 7: return uuidv7_time(id);
+        default: return {false, 0};
     }
 }
 

@@ -70,13 +70,15 @@ std::uint32_t xid_seconds(const Xid& id) noexcept {
 }
 
 std::uint32_t xid_machine(const Xid& id) noexcept {
-    return (static_cast<std::uint32_t>(id.bytes[4]) << 16) | (static_cast<std::uint32_t>(id.bytes[5]) << 8) | id.bytes[6];
+    return (static_cast<std::uint32_t>(id.bytes[4]) << 16) | (static_cast<std::uint32_t>(id.bytes[5]) << 8) |
+           id.bytes[6];
 }
 
 std::uint16_t xid_pid(const Xid& id) noexcept { return load_be16(id.bytes + 7); }
 
 std::uint32_t xid_counter(const Xid& id) noexcept {
-    return (static_cast<std::uint32_t>(id.bytes[9]) << 16) | (static_cast<std::uint32_t>(id.bytes[10]) << 8) | id.bytes[11];
+    return (static_cast<std::uint32_t>(id.bytes[9]) << 16) | (static_cast<std::uint32_t>(id.bytes[10]) << 8) |
+           id.bytes[11];
 }
 
 Result<Xid> xid_lower(std::int64_t unix_seconds) noexcept {

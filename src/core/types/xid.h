@@ -59,7 +59,8 @@ void xid_format(const Xid& id, char* out) noexcept;
 // process so never repeats a counter value.
 class XidGenerator {
 public:
-    [[nodiscard]] Result<Xid> next(std::int64_t now_unix_seconds, std::uint32_t machine, int pid, ByteSource& random) noexcept;
+    [[nodiscard]] Result<Xid> next(std::int64_t now_unix_seconds, std::uint32_t machine, int pid,
+                                   ByteSource& random) noexcept;
 
     [[nodiscard]] std::uint32_t counter() const noexcept { return counter_; }
     [[nodiscard]] int owner_pid() const noexcept { return pid_; }

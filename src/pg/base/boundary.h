@@ -57,25 +57,25 @@ void raise_failure(const Failure& f, fmNodePtr escontext);
 
 }  // namespace idgen::pg
 
-#define IDGEN_FUNCTION(name)                                                              \
+#define IDGEN_FUNCTION(name)                                                             \
     static Datum name##_body(FunctionCallInfo fcinfo, ::idgen::pg::Failure& failure);    \
-    extern "C" {                                                                          \
-    PG_FUNCTION_INFO_V1(name);                                                            \
-    }                                                                                     \
-    extern "C" Datum name(PG_FUNCTION_ARGS) {                                             \
-        ::idgen::pg::Failure failure;                                                     \
-        Datum result = (Datum)0;                                                          \
-        try {                                                                             \
-            result = name##_body(fcinfo, failure);                                        \
-        } catch (const std::exception& e) {                                               \
-            failure.set_exception(e.what());                                              \
-        } catch (...) {                                                                   \
-            failure.set_exception(nullptr);                                               \
-        }                                                                                 \
-        if (failure.raised()) {                                                           \
-            ::idgen::pg::raise_failure(failure, fcinfo->context);                         \
-            return (Datum)0; /* only reached when a soft-error context took the error */  \
-        }                                                                                 \
-        return result;                                                                    \
-    }                                                                                     \
+    extern "C" {                                                                         \
+    PG_FUNCTION_INFO_V1(name);                                                           \
+    }                                                                                    \
+    extern "C" Datum name(PG_FUNCTION_ARGS) {                                            \
+        ::idgen::pg::Failure failure;                                                    \
+        Datum result = (Datum)0;                                                         \
+        try {                                                                            \
+            result = name##_body(fcinfo, failure);                                       \
+        } catch (const std::exception& e) {                                              \
+            failure.set_exception(e.what());                                             \
+        } catch (...) {                                                                  \
+            failure.set_exception(nullptr);                                              \
+        }                                                                                \
+        if (failure.raised()) {                                                          \
+            ::idgen::pg::raise_failure(failure, fcinfo->context);                        \
+            return (Datum)0; /* only reached when a soft-error context took the error */ \
+        }                                                                                \
+        return result;                                                                   \
+    }                                                                                    \
     static Datum name##_body(FunctionCallInfo fcinfo, [[maybe_unused]] ::idgen::pg::Failure& failure)

@@ -79,24 +79,24 @@
 #define IDGEN_INDEXES_ALL 1
 #define IDGEN_INDEXES_SUMMARIZING 2
 #if PG_VERSION_NUM >= 160000
-#define IDGEN_HEAP_UPDATE(rel, otid, tup, cid, tmfd, lockmode, indexes)                                \
-    ([&]() {                                                                                            \
-        TU_UpdateIndexes idgen_update_indexes_ = TU_All;                                                \
-        const TM_Result idgen_r_ = heap_update((rel), (otid), (tup), (cid), InvalidSnapshot, true,      \
-                                               (tmfd), (lockmode), &idgen_update_indexes_);             \
-        *(indexes) = idgen_update_indexes_ == TU_None          ? IDGEN_INDEXES_NONE                     \
-                     : idgen_update_indexes_ == TU_Summarizing ? IDGEN_INDEXES_SUMMARIZING              \
-                                                               : IDGEN_INDEXES_ALL;                     \
-        return idgen_r_;                                                                                \
+#define IDGEN_HEAP_UPDATE(rel, otid, tup, cid, tmfd, lockmode, indexes)                                                \
+    ([&]() {                                                                                                           \
+        TU_UpdateIndexes idgen_update_indexes_ = TU_All;                                                               \
+        const TM_Result idgen_r_ = heap_update((rel), (otid), (tup), (cid), InvalidSnapshot, true, (tmfd), (lockmode), \
+                                               &idgen_update_indexes_);                                                \
+        *(indexes) = idgen_update_indexes_ == TU_None          ? IDGEN_INDEXES_NONE                                    \
+                     : idgen_update_indexes_ == TU_Summarizing ? IDGEN_INDEXES_SUMMARIZING                             \
+                                                               : IDGEN_INDEXES_ALL;                                    \
+        return idgen_r_;                                                                                               \
     }())
 #define IDGEN_INDEX_IS_SUMMARIZING(index) ((index)->rd_indam->amsummarizing)
 #else
-#define IDGEN_HEAP_UPDATE(rel, otid, tup, cid, tmfd, lockmode, indexes)                                \
-    ([&]() {                                                                                            \
-        const TM_Result idgen_r_ = heap_update((rel), (otid), (tup), (cid), InvalidSnapshot, true,      \
-                                               (tmfd), (lockmode));                                     \
-        *(indexes) = HeapTupleIsHeapOnly(tup) ? IDGEN_INDEXES_NONE : IDGEN_INDEXES_ALL;                \
-        return idgen_r_;                                                                                \
+#define IDGEN_HEAP_UPDATE(rel, otid, tup, cid, tmfd, lockmode, indexes)                          \
+    ([&]() {                                                                                     \
+        const TM_Result idgen_r_ =                                                               \
+            heap_update((rel), (otid), (tup), (cid), InvalidSnapshot, true, (tmfd), (lockmode)); \
+        *(indexes) = HeapTupleIsHeapOnly(tup) ? IDGEN_INDEXES_NONE : IDGEN_INDEXES_ALL;          \
+        return idgen_r_;                                                                         \
     }())
 #define IDGEN_INDEX_IS_SUMMARIZING(index) false
 #endif
@@ -107,12 +107,12 @@
 // sets *(cols) to where the entry's updated columns go (ExecGetUpdatedCols reads them: column
 // triggers, the index-unchanged hint).
 #if PG_VERSION_NUM >= 160000
-#define IDGEN_INIT_RANGE_TABLE(estate, rte, cols)                                           \
-    do {                                                                                    \
-        List* idgen_perminfos_ = NIL;                                                       \
-        RTEPermissionInfo* idgen_pi_ = addRTEPermissionInfo(&idgen_perminfos_, (rte));      \
-        IDGEN_EXEC_INIT_RANGE_TABLE_((estate), list_make1(rte), idgen_perminfos_);         \
-        *(cols) = &idgen_pi_->updatedCols;                                                  \
+#define IDGEN_INIT_RANGE_TABLE(estate, rte, cols)                                      \
+    do {                                                                               \
+        List* idgen_perminfos_ = NIL;                                                  \
+        RTEPermissionInfo* idgen_pi_ = addRTEPermissionInfo(&idgen_perminfos_, (rte)); \
+        IDGEN_EXEC_INIT_RANGE_TABLE_((estate), list_make1(rte), idgen_perminfos_);     \
+        *(cols) = &idgen_pi_->updatedCols;                                             \
     } while (0)
 #if PG_VERSION_NUM >= 180000
 #define IDGEN_EXEC_INIT_RANGE_TABLE_(estate, rt, pi) ExecInitRangeTable((estate), (rt), (pi), bms_make_singleton(1))
@@ -121,17 +121,18 @@
 #endif
 #define IDGEN_EPQ_INIT(epq, estate) EvalPlanQualInit((epq), (estate), NULL, NIL, -1, NIL)
 #else
-#define IDGEN_INIT_RANGE_TABLE(estate, rte, cols)          \
-    do {                                                   \
-        ExecInitRangeTable((estate), list_make1(rte));     \
-        *(cols) = &(rte)->updatedCols;                     \
+#define IDGEN_INIT_RANGE_TABLE(estate, rte, cols)      \
+    do {                                               \
+        ExecInitRangeTable((estate), list_make1(rte)); \
+        *(cols) = &(rte)->updatedCols;                 \
     } while (0)
 #define IDGEN_EPQ_INIT(epq, estate) EvalPlanQualInit((epq), (estate), NULL, NIL, -1)
 #endif
 
 // 18 gave index_beginscan an instrumentation argument.
 #if PG_VERSION_NUM >= 180000
-#define IDGEN_INDEX_BEGINSCAN(heap, index, snapshot, nkeys) index_beginscan((heap), (index), (snapshot), NULL, (nkeys), 0)
+#define IDGEN_INDEX_BEGINSCAN(heap, index, snapshot, nkeys) \
+    index_beginscan((heap), (index), (snapshot), NULL, (nkeys), 0)
 #else
 #define IDGEN_INDEX_BEGINSCAN(heap, index, snapshot, nkeys) index_beginscan((heap), (index), (snapshot), (nkeys), 0)
 #endif

@@ -27,7 +27,8 @@ Oid extension_schema() {
     Relation rel = table_open(ExtensionRelationId, AccessShareLock);
     SysScanDesc scan = systable_beginscan(rel, ExtensionNameIndexId, true, nullptr, 1, key);
     HeapTuple tup = systable_getnext(scan);
-    const Oid nsp = HeapTupleIsValid(tup) ? reinterpret_cast<Form_pg_extension>(GETSTRUCT(tup))->extnamespace : InvalidOid;
+    const Oid nsp =
+        HeapTupleIsValid(tup) ? reinterpret_cast<Form_pg_extension>(GETSTRUCT(tup))->extnamespace : InvalidOid;
     systable_endscan(scan);
     table_close(rel, AccessShareLock);
     return nsp;
@@ -38,9 +39,9 @@ Oid extension_table(const char* name, Oid extnsp) {
     if (!OidIsValid(relid) || getExtensionOfObject(RelationRelationId, relid) != get_extension_oid("id_gen", false))
         return InvalidOid;
     if (get_rel_relkind(relid) != RELKIND_RELATION)
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("the id_gen table %s is not a plain table", name),
-                        errhint("Reinstall the id_gen extension.")));
+        ereport(ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                 errmsg("the id_gen table %s is not a plain table", name), errhint("Reinstall the id_gen extension.")));
     return relid;
 }
 
@@ -55,9 +56,10 @@ Oid extension_function(const char* name, int nargs, const Oid* argtypes, const c
     const Oid fn = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid, CStringGetDatum(name),
                                    PointerGetDatum(buildoidvector(argtypes, nargs)), ObjectIdGetDatum(nsp));
     if (!OidIsValid(fn) || getExtensionOfObject(ProcedureRelationId, fn) != get_extension_oid("id_gen", false))
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("function %s of the id_gen extension is missing", name),
-                        errhint("%s needs it: update the extension (ALTER EXTENSION id_gen UPDATE) or reinstall it.", user)));
+        ereport(ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                 errmsg("function %s of the id_gen extension is missing", name),
+                 errhint("%s needs it: update the extension (ALTER EXTENSION id_gen UPDATE) or reinstall it.", user)));
     return fn;
 }
 

@@ -1,8 +1,8 @@
 // id_gen: module magic and _PG_init.
 #include "pg/base/boundary.h"
-#include "pg/requests/correlation.h"
 #include "pg/generators/generators.h"
 #include "pg/registries/permute.h"
+#include "pg/requests/correlation.h"
 
 extern "C" {
 PG_MODULE_MAGIC;

@@ -24,9 +24,7 @@ inline std::int64_t timestamptz_to_unix_ms(TimestampTz ts) noexcept {
     return ms + kPgEpochUnixMs;
 }
 
-inline std::int64_t timestamptz_to_unix_us(TimestampTz ts) noexcept {
-    return ts + kPgEpochUnixMs * 1000;
-}
+inline std::int64_t timestamptz_to_unix_us(TimestampTz ts) noexcept { return ts + kPgEpochUnixMs * 1000; }
 
 // Whether Unix ms `ms` is a finite timestamptz (custom layouts and far shard epochs can reach
 // past the range; callers raise 22008 otherwise).
@@ -37,8 +35,6 @@ inline bool unix_ms_fits_timestamptz(std::int64_t ms) noexcept {
 }
 
 // Valid for every ID kind's time range (at most 2^48 ms, year 10889: far inside timestamptz).
-inline TimestampTz unix_ms_to_timestamptz(std::int64_t ms) noexcept {
-    return (ms - kPgEpochUnixMs) * 1000;
-}
+inline TimestampTz unix_ms_to_timestamptz(std::int64_t ms) noexcept { return (ms - kPgEpochUnixMs) * 1000; }
 
 }  // namespace idgen::pg

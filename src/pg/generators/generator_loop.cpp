@@ -31,12 +31,8 @@ Error generator_after(Generator& g, Outcome out, const Step& step, const StateEr
                       std::int64_t& now_ms, const char*& detail) {
     switch (out) {
         case Outcome::kIssued:  // handled by the caller
-        case Outcome::kNone:
-            detail = "a generator attempt ended without an outcome";
-            return Error::kNoOutcome;
-        case Outcome::kError:
-            detail = err.detail;
-            return err.code;
+        case Outcome::kNone: detail = "a generator attempt ended without an outcome"; return Error::kNoOutcome;
+        case Outcome::kError: detail = err.detail; return err.code;
         case Outcome::kRetry:
             if (spins > 1000) {
                 detail = "the generator state kept changing under this backend";
@@ -44,8 +40,7 @@ Error generator_after(Generator& g, Outcome out, const Step& step, const StateEr
             }
             CHECK_FOR_INTERRUPTS();
             return Error::kOk;
-        case Outcome::kWait:
-            break;
+        case Outcome::kWait: break;
     }
     // The sequence is used up to the run-ahead limit: wait for the clock, a bounded time. A state
     // that started at the horizon (a new state file, a promoted standby) is up to the horizon ahead
@@ -59,8 +54,10 @@ Error generator_after(Generator& g, Outcome out, const Step& step, const StateEr
         detail = t_detail;
         return Error::kCapacityExceeded;
     }
-    if (wait_ms > 0) pg_usleep(static_cast<long>(wait_ms) * 1000L);
-    else pg_usleep(100L);
+    if (wait_ms > 0)
+        pg_usleep(static_cast<long>(wait_ms) * 1000L);
+    else
+        pg_usleep(100L);
     CHECK_FOR_INTERRUPTS();
     now_ms = g.clock();
     return Error::kOk;

@@ -24,9 +24,9 @@
 namespace idgen::pg {
 
 // Settings, defined in _PG_init (generator_settings.cpp).
-extern int g_node_id;            // id_gen.node_id, -1 = unset
-extern int g_launch_id;          // id_gen.launch_id (gen_decimal_id()), -1 = unset
-extern int g_max_run_ahead_ms;   // id_gen.max_run_ahead
+extern int g_node_id;               // id_gen.node_id, -1 = unset
+extern int g_launch_id;             // id_gen.launch_id (gen_decimal_id()), -1 = unset
+extern int g_max_run_ahead_ms;      // id_gen.max_run_ahead
 extern int g_test_clock_offset_ms;  // id_gen.test_clock_offset (superuser, for tests)
 extern bool g_enable_test_clock;    // id_gen.enable_test_clock (server-level): the offset counts only when on
 
@@ -46,7 +46,7 @@ const char* snowflake_state_storage_name();
 
 inline constexpr std::int64_t kReserveAheadMs = 100;     // how far the persisted mark leads use (at least)
 inline constexpr std::int64_t kReserveAheadMaxMs = 250;  // ... and at most (when fsync is slow)
-inline constexpr std::int64_t kMaxWaitMs = 1000;      // longest a call waits for the clock, beyond the horizon
+inline constexpr std::int64_t kMaxWaitMs = 1000;         // longest a call waits for the clock, beyond the horizon
 
 // Raises 25006 unless this transaction may write shared generator state.
 void require_writable(const char* what);

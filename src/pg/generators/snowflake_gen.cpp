@@ -84,8 +84,10 @@ public:
         (void)__builtin_add_overflow(now_ms, horizon_ms(), &h);
         if ((r.sysid != current_sysid() || r.timeline != current_timeline()) && h > start) start = h;
         live.st = SnowflakeState{};
-        if (start <= h) snowflake_state_restore_at_horizon(live.st, *l_, start, now_ms);
-        else snowflake_state_restore(live.st, *l_, start);
+        if (start <= h)
+            snowflake_state_restore_at_horizon(live.st, *l_, start, now_ms);
+        else
+            snowflake_state_restore(live.st, *l_, start);
         return true;
     }
 
@@ -101,8 +103,10 @@ public:
         const std::int64_t id = snowflake_lease_next(bl_->lease, *l_, now_ms);
         if (id == 0) {
             // Used up within its unit: ask for more next time; gone stale unused: ask for less.
-            if (had == 0 && bl_->lease.size == bl_->want && bl_->want < lease_cap()) bl_->want *= 2;
-            else if (had > 0 && bl_->want > 1) bl_->want /= 2;
+            if (had == 0 && bl_->lease.size == bl_->want && bl_->want < lease_cap())
+                bl_->want *= 2;
+            else if (had > 0 && bl_->want > 1)
+                bl_->want /= 2;
         }
         return id;
     }

@@ -43,8 +43,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "pg/base/boundary.h"
 #include "core/text/id_type.h"
+#include "pg/base/boundary.h"
 #include "pg/base/extension.h"
 
 extern "C" {
@@ -212,8 +212,7 @@ bool load_spec(Oid type, TypeInfo* out, SpecCheck* why) {
     const auto* p = reinterpret_cast<Form_pg_proc>(GETSTRUCT(pt));
     why->owner = p->proowner;
     const bool signature = p->prolang == SQLlanguageId && p->prokind == PROKIND_FUNCTION && !p->proretset &&
-                           p->pronargs == 1 && p->proargtypes.values[0] == CSTRINGARRAYOID &&
-                           p->prorettype == INT4OID;
+                           p->pronargs == 1 && p->proargtypes.values[0] == CSTRINGARRAYOID && p->prorettype == INT4OID;
     bool isnull = true;
     (void)SysCacheGetAttr(PROCOID, pt, Anum_pg_proc_prosqlbody, &isnull);
     const bool sql_standard_body = !isnull;
@@ -256,37 +255,51 @@ bool load_spec(Oid type, TypeInfo* out, SpecCheck* why) {
                         errhint("Its input function must be the one create_id_type() made.")));
     const char* tname = format_type_be(type);
     if (why.problem == SpecProblem::kNoSpecFunction)
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("ID type %s has no spec function", tname),
-                        errdetail("create_id_type() keeps the type's kind, text format and prefix in its TYPMOD_IN function, <type>_typmod_in(cstring[])."),
-                        errhint("Drop the type and create it again with create_id_type().")));
+        ereport(ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE), errmsg("ID type %s has no spec function", tname),
+                 errdetail("create_id_type() keeps the type's kind, text format and prefix in its TYPMOD_IN function, "
+                           "<type>_typmod_in(cstring[])."),
+                 errhint("Drop the type and create it again with create_id_type().")));
     const char* fname = format_procedure(why.modin);
     switch (why.problem) {
         case SpecProblem::kOwner:
             ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-                            errmsg("ID type %s cannot be used: its spec function %s is owned by role \"%s\", which is not a superuser",
+                            errmsg("ID type %s cannot be used: its spec function %s is owned by role \"%s\", which is "
+                                   "not a superuser",
                                    tname, fname, GetUserNameFromId(why.owner, false)),
-                            errdetail("The function's body holds the type's kind, text format and prefix, and its owner can replace it; id_gen trusts it only while a superuser owns it."),
-                            errhint("If its body is still the one create_id_type() wrote, a superuser can take the function over (ALTER FUNCTION %s OWNER TO <superuser>); otherwise drop the type and create it again with create_id_type().",
+                            errdetail("The function's body holds the type's kind, text format and prefix, and its "
+                                      "owner can replace it; id_gen trusts it only while a superuser owns it."),
+                            errhint("If its body is still the one create_id_type() wrote, a superuser can take the "
+                                    "function over (ALTER FUNCTION %s OWNER TO <superuser>); otherwise drop the type "
+                                    "and create it again with create_id_type().",
                                     fname)));
             break;
         case SpecProblem::kKind:
-            ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
-                            errmsg("ID type %s cannot be used: its spec function %s says kind %s, but the type is stored as %s",
-                                   tname, fname, kind_name(why.kind),
-                                   why.typlen == 16 && !why.typbyval ? "16 bytes by reference (ulid or uuidv7)"
-                                   : why.typlen == 8 && why.typbyval ? "8 bytes by value (snowflake)"
-                                   : why.typlen == 20 && !why.typbyval ? "20 bytes by reference (ksuid)"
-                                   : why.typlen == 12 && !why.typbyval ? "12 bytes by reference (xid)"
-                                                                       : "no kind stores it"),
-                            errdetail("The function's body was changed after create_id_type() made the type."),
-                            errhint("A superuser must give %s back the body create_id_type() wrote, or drop the type and create it again.", fname)));
+            ereport(
+                ERROR,
+                (errcode(ERRCODE_INTERNAL_ERROR),
+                 errmsg("ID type %s cannot be used: its spec function %s says kind %s, but the type is stored as %s",
+                        tname, fname, kind_name(why.kind),
+                        why.typlen == 16 && !why.typbyval   ? "16 bytes by reference (ulid or uuidv7)"
+                        : why.typlen == 8 && why.typbyval   ? "8 bytes by value (snowflake)"
+                        : why.typlen == 20 && !why.typbyval ? "20 bytes by reference (ksuid)"
+                        : why.typlen == 12 && !why.typbyval ? "12 bytes by reference (xid)"
+                                                            : "no kind stores it"),
+                 errdetail("The function's body was changed after create_id_type() made the type."),
+                 errhint("A superuser must give %s back the body create_id_type() wrote, or drop the type and create "
+                         "it again.",
+                         fname)));
             break;
         default:
-            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                            errmsg("ID type %s cannot be used: its spec function %s is not the one create_id_type() made", tname, fname),
-                            errdetail("It must be LANGUAGE sql, take cstring[], return integer and have the body SELECT <schema of id_gen>.id_type_typmod_in($1, 'kind=<kind> format=<format> prefix=<prefix>')."),
-                            errhint("A superuser must give it back the body create_id_type() wrote, or drop the type and create it again.")));
+            ereport(
+                ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                 errmsg("ID type %s cannot be used: its spec function %s is not the one create_id_type() made", tname,
+                        fname),
+                 errdetail("It must be LANGUAGE sql, take cstring[], return integer and have the body SELECT <schema "
+                           "of id_gen>.id_type_typmod_in($1, 'kind=<kind> format=<format> prefix=<prefix>')."),
+                 errhint("A superuser must give it back the body create_id_type() wrote, or drop the type and create "
+                         "it again.")));
     }
     pg_unreachable();
 }
@@ -352,8 +365,9 @@ Oid input_type(FunctionCallInfo fcinfo) {
     const Oid returns = reinterpret_cast<Form_pg_proc>(GETSTRUCT(pt))->prorettype;
     ReleaseSysCache(pt);
     if (returns != type)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("input function of type %s called for type with OID %u", format_type_be(returns), type)));
+        ereport(ERROR,
+                (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                 errmsg("input function of type %s called for type with OID %u", format_type_be(returns), type)));
     return type;
 }
 
@@ -362,7 +376,8 @@ idgen::IdValue value_of(const idgen::IdTypeSpec& spec, Datum d) {
     if (spec.kind == idgen::IdKind::kSnowflake) {
         v.i64 = DatumGetInt64(d);
     } else {
-        std::memcpy(is_wide(spec.kind) ? v.wide : v.bytes, DatumGetPointer(d), static_cast<std::size_t>(value_size(spec.kind)));
+        std::memcpy(is_wide(spec.kind) ? v.wide : v.bytes, DatumGetPointer(d),
+                    static_cast<std::size_t>(value_size(spec.kind)));
     }
     return v;
 }
@@ -374,21 +389,24 @@ IDGEN_FUNCTION(id_type_in) {
     const char* text = PG_GETARG_CSTRING(0);
     const TypeInfo& info = type_info(fcinfo, input_type(fcinfo));
     const std::size_t n = std::strlen(text);
-    auto* bytes = info.spec.kind == idgen::IdKind::kSnowflake ? nullptr : static_cast<std::uint8_t*>(palloc(value_size(info.spec.kind)));
+    auto* bytes = info.spec.kind == idgen::IdKind::kSnowflake
+                      ? nullptr
+                      : static_cast<std::uint8_t*>(palloc(value_size(info.spec.kind)));
     idgen::WrongPrefix wrong{};
     auto v = idgen::id_type_parse(info.spec, text, n, &wrong);
     if (!v) {
         if (v.error() == idgen::Error::kWrongPrefix) {
             char message[320];
-            snprintf(message, sizeof message, "type %s expects prefix \"%.*s\", found \"%.*s\" in \"%.*s\"",
-                     info.name, static_cast<int>(info.spec.prefix_len), info.spec.prefix, static_cast<int>(wrong.len),
+            snprintf(message, sizeof message, "type %s expects prefix \"%.*s\", found \"%.*s\" in \"%.*s\"", info.name,
+                     static_cast<int>(info.spec.prefix_len), info.spec.prefix, static_cast<int>(wrong.len),
                      wrong.prefix, static_cast<int>(n > 100 ? 100 : n), text);
             return failure.fail(v.error(), info.name, message);
         }
         return failure.fail(v.error(), info.name, text, n);
     }
     if (bytes == nullptr) return Int64GetDatum(v->i64);
-    std::memcpy(bytes, is_wide(info.spec.kind) ? v->wide : v->bytes, static_cast<std::size_t>(value_size(info.spec.kind)));
+    std::memcpy(bytes, is_wide(info.spec.kind) ? v->wide : v->bytes,
+                static_cast<std::size_t>(value_size(info.spec.kind)));
     return PointerGetDatum(bytes);
 }
 
@@ -405,7 +423,8 @@ IDGEN_FUNCTION(id_type_out) {
 // id_type_typmod_in(cstring[], spec text): the body of every <type>_typmod_in(); a per-entity
 // type takes no modifier.
 IDGEN_FUNCTION(id_type_typmod_in) {
-    ereport(ERROR, (errcode(ERRCODE_SYNTAX_ERROR), errmsg("an ID type made by create_id_type() takes no type modifier")));
+    ereport(ERROR,
+            (errcode(ERRCODE_SYNTAX_ERROR), errmsg("an ID type made by create_id_type() takes no type modifier")));
     PG_RETURN_INT32(-1);
 }
 

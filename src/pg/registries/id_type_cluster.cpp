@@ -67,9 +67,11 @@ IDGEN_FUNCTION(id_type_cluster_event) {
     const auto* stmt = reinterpret_cast<const CreateExtensionStmt*>(data->parsetree);
     if (!stmt->if_not_exists || std::strcmp(stmt->extname, "id_gen") != 0 || creating_extension || !superuser())
         PG_RETURN_VOID();
-    if (!OidIsValid(get_extension_oid("id_gen", true)) || !OidIsValid(get_extension_oid("citus", true))) PG_RETURN_VOID();
+    if (!OidIsValid(get_extension_oid("id_gen", true)) || !OidIsValid(get_extension_oid("citus", true)))
+        PG_RETURN_VOID();
     if (TransactionIdIsValid(GetTopTransactionIdIfAny()) && !activating_this_node()) PG_RETURN_VOID();
-    const Oid pull = idgen::pg::extension_function("id_type_cluster_pull", 0, nullptr, "id_gen's event trigger on CREATE EXTENSION");
+    const Oid pull =
+        idgen::pg::extension_function("id_type_cluster_pull", 0, nullptr, "id_gen's event trigger on CREATE EXTENSION");
     OidFunctionCall0(pull);
     PG_RETURN_VOID();
 }

@@ -21,10 +21,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "pg/base/boundary.h"
 #include "core/permute/aes_evp.h"
 #include "core/permute/aes_ni.h"
 #include "core/permute/ff1.h"
+#include "pg/base/boundary.h"
 #include "pg/base/extension.h"
 #include "pg/registries/permute.h"
 
@@ -34,10 +34,10 @@ extern "C" {
 #include "access/skey.h"
 #include "access/stratnum.h"
 #include "access/table.h"
+#include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "miscadmin.h"
-#include "catalog/pg_collation.h"
 #include "port.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -169,10 +169,10 @@ Table key_table() {
 }
 
 [[noreturn]] void key_missing(const text* name) {
-    ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT),
-                    errmsg("permutation key \"%s\" does not exist", text_to_cstring(name)),
-                    errhint("A superuser creates it with SELECT id_permute_key('%s'); keys are never passed as literals.",
-                            text_to_cstring(name))));
+    ereport(ERROR,
+            (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("permutation key \"%s\" does not exist", text_to_cstring(name)),
+             errhint("A superuser creates it with SELECT id_permute_key('%s'); keys are never passed as literals.",
+                     text_to_cstring(name))));
 }
 
 // The row of a key as read from permute_keys. Trivially destructible (it lives across calls that
@@ -256,9 +256,9 @@ Slot& lookup(const text* name) {
     if (!r.found) key_missing(name);
     if (r.bad) {
         explicit_bzero(&r, sizeof r);
-        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
-                        errmsg("permutation key \"%s\" is damaged", text_to_cstring(name)),
-                        errdetail("A key is 16 bytes with a domain of at least 1000000 and a tweak of at most 256 bytes.")));
+        ereport(ERROR,
+                (errcode(ERRCODE_DATA_CORRUPTED), errmsg("permutation key \"%s\" is damaged", text_to_cstring(name)),
+                 errdetail("A key is 16 bytes with a domain of at least 1000000 and a tweak of at most 256 bytes.")));
     }
 
     // Evict the least recently used slot.
@@ -276,10 +276,10 @@ Slot& lookup(const text* name) {
     slot->has_ni = ctx != nullptr && idgen::aes_ni::expand_key(r.key, kKeyBytes, &slot->ni);
     explicit_bzero(r.key, sizeof r.key);
     if (ctx == nullptr)
-        ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("could not set up AES for permutation key \"%s\"",
-                                                               text_to_cstring(name))));
-    if (ff1::make_domain_plan(idgen::aes::block_cipher(ctx), reinterpret_cast<const std::uint8_t*>(r.tweak), r.tweak_len,
-                              static_cast<std::uint64_t>(r.domain), &slot->plan) != idgen::Error::kOk) {
+        ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY),
+                        errmsg("could not set up AES for permutation key \"%s\"", text_to_cstring(name))));
+    if (ff1::make_domain_plan(idgen::aes::block_cipher(ctx), reinterpret_cast<const std::uint8_t*>(r.tweak),
+                              r.tweak_len, static_cast<std::uint64_t>(r.domain), &slot->plan) != idgen::Error::kOk) {
         idgen::aes::context_free(ctx);
         explicit_bzero(slot, sizeof *slot);
         elog(ERROR, "id_gen: no FF1 plan for permutation key \"%s\"", text_to_cstring(name));
@@ -367,12 +367,11 @@ Datum run(FunctionCallInfo fcinfo, bool forward) {
 namespace idgen::pg {
 
 void permute_define_settings() {
-    DefineCustomBoolVariable("id_gen.permute_aes_ni",
-                             "Testing only: id_permute() uses the CPU's AES-NI instructions where it has them.",
-                             "Off: AES from OpenSSL, the path taken on CPUs without AES-NI; the values are "
-                             "the same, only slower.",
-                             &g_use_aes_ni, true, PGC_SUSET, GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr, nullptr,
-                             nullptr);
+    DefineCustomBoolVariable(
+        "id_gen.permute_aes_ni", "Testing only: id_permute() uses the CPU's AES-NI instructions where it has them.",
+        "Off: AES from OpenSSL, the path taken on CPUs without AES-NI; the values are "
+        "the same, only slower.",
+        &g_use_aes_ni, true, PGC_SUSET, GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr, nullptr, nullptr);
 }
 
 }  // namespace idgen::pg

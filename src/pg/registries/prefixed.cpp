@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "pg/base/boundary.h"
-#include "core/text/prefixed.h"
-#include "pg/base/extension.h"
 #include "core/base/clock.h"
+#include "core/text/prefixed.h"
+#include "pg/base/boundary.h"
+#include "pg/base/extension.h"
 #include "pg/generators/backend_entropy.h"
 #include "pg/types/uuidv7_sequence.h"
 
@@ -22,8 +22,8 @@ extern "C" {
 #include "access/xact.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_trigger.h"
-#include "commands/trigger.h"
 #include "catalog/pg_type.h"
+#include "commands/trigger.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/lmgr.h"
@@ -94,7 +94,7 @@ struct Registry {
     Oid relid;
     AttrNumber prefix, owner;
     Oid collation;
-    Oid insert_fn;  // prefix_registry_insert(text, text), found on first use by prefix_register()
+    Oid insert_fn;               // prefix_registry_insert(text, text), found on first use by prefix_register()
     std::uint64_t locked_epoch;  // g_lock_epoch when this call site last locked the registry
     HitMemo hit;
 };
@@ -147,8 +147,7 @@ pg_noinline Registry& registry_locked(FunctionCallInfo fcinfo, const char* user)
     // site caches their numbers.
     LockRelationOid(relid, AccessShareLock);
     g_registry_relid = relid;
-    if (r == nullptr)
-        r = static_cast<Registry*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(Registry)));
+    if (r == nullptr) r = static_cast<Registry*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(Registry)));
     const Oid insert_fn = r->relid == relid ? r->insert_fn : InvalidOid;
     *r = Registry{};
     fcinfo->flinfo->fn_extra = r;  // locked_epoch 0 until filled: an error below leaves it to refill
@@ -233,7 +232,7 @@ struct KnownPrefix {
 };
 enum class Trust : std::uint8_t { kUnknown, kYes, kNo };
 struct Known {
-    Oid relid;  // the registry the entries were read from
+    Oid relid;    // the registry the entries were read from
     Trust trust;  // whether the registry's triggers keep the entries current (kUnknown: not read yet)
     KnownPrefix entries[kKnownMax];
     int next;  // the entry replaced when all are taken (round robin)
@@ -305,8 +304,7 @@ bool known_has(const char* data, std::size_t len) {
 // no column list), and fires in every session (ENABLE ALWAYS).
 bool sends_invalidation(const Trigger& t, Oid extnsp, bool row, int events) {
     if (t.tgenabled != TRIGGER_FIRES_ALWAYS || t.tgqual != nullptr || t.tgnattr != 0) return false;
-    if (TRIGGER_FOR_ROW(t.tgtype) != row || !TRIGGER_FOR_AFTER(t.tgtype) || (t.tgtype & events) != events)
-        return false;
+    if (TRIGGER_FOR_ROW(t.tgtype) != row || !TRIGGER_FOR_AFTER(t.tgtype) || (t.tgtype & events) != events) return false;
     if (get_func_namespace(t.tgfoid) != extnsp || get_func_rettype(t.tgfoid) != TRIGGEROID) return false;
     char* name = get_func_name(t.tgfoid);
     const bool ours = name != nullptr && std::strcmp(name, "prefix_registry_changed") == 0;
@@ -537,9 +535,9 @@ IDGEN_FUNCTION(gen_prefixed) {
     const TextArg p{VARDATA_ANY(prefix), VARSIZE_ANY_EXHDR(prefix)};
     const Registered registered = prefix_registered(reg, prefix, p.data, p.len);
     if (registered == Registered::kNo)
-        ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT),
-                        errmsg("prefix \"%s\" is not registered", text_to_cstring(prefix)),
-                        errhint("Register it first with prefix_register(prefix, owner).")));
+        ereport(ERROR,
+                (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("prefix \"%s\" is not registered", text_to_cstring(prefix)),
+                 errhint("Register it first with prefix_register(prefix, owner).")));
     text* out = static_cast<text*>(palloc(VARHDRSZ + idgen::kPrefixedMaxLen));
     auto id = idgen::pg::next_uuidv7();
     if (!id) return failure.fail(id.error(), "uuid", "the clock is past the year 2262");
@@ -594,9 +592,9 @@ IDGEN_FUNCTION(prefix_register) {
         text* existing = registered_owner(reg, prefix, snapshot);
         UnregisterSnapshot(snapshot);
         if (existing != nullptr)
-            ereport(ERROR, (errcode(ERRCODE_DUPLICATE_OBJECT),
-                            errmsg("prefix \"%s\" is already registered for \"%s\"", text_to_cstring(prefix),
-                                   text_to_cstring(existing))));
+            ereport(ERROR,
+                    (errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("prefix \"%s\" is already registered for \"%s\"",
+                                                               text_to_cstring(prefix), text_to_cstring(existing))));
         // The conflicting row was unregistered in between: try again.
     }
 }

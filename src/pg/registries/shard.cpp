@@ -62,16 +62,19 @@ IDGEN_FUNCTION(shard_next_id) {
         CachedShard asked = entry;
         const bool answered = pull_grant(fn_oid, asked);
         if (!answered || !asked.in_block || !identity_confirmed(lock_tables(), entry.group, entry.node_id))
-            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                            errmsg("this node (Citus group %d, id_gen.node_id %d) is not confirmed by the coordinator as that node",
-                                   entry.group, entry.node_id),
-                            errdetail("The coordinator confirms a node's identity only over a connection to the address "
-                                      "pg_dist_node has for its group, and a copy of a node (pg_basebackup, a copied data "
-                                      "directory) started as a server of its own has that node's group and blocks: "
-                                      "issuing from them would repeat that node's IDs."),
-                            errhint("Nothing was issued. Add a copy to the cluster as a node of its own "
-                                    "(citus_add_node(), with its own id_gen.node_id), or point pg_dist_node at it "
-                                    "(citus_update_node()) if it replaces that node.")));
+            ereport(
+                ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                 errmsg(
+                     "this node (Citus group %d, id_gen.node_id %d) is not confirmed by the coordinator as that node",
+                     entry.group, entry.node_id),
+                 errdetail("The coordinator confirms a node's identity only over a connection to the address "
+                           "pg_dist_node has for its group, and a copy of a node (pg_basebackup, a copied data "
+                           "directory) started as a server of its own has that node's group and blocks: "
+                           "issuing from them would repeat that node's IDs."),
+                 errhint("Nothing was issued. Add a copy to the cluster as a node of its own "
+                         "(citus_add_node(), with its own id_gen.node_id), or point pg_dist_node at it "
+                         "(citus_update_node()) if it replaces that node.")));
         entry = asked;
     }
     // A block is used from its valid_from on. Once the clock has passed it, this backend's cache
@@ -80,23 +83,28 @@ IDGEN_FUNCTION(shard_next_id) {
     if (entry.in_block && !entry.block_valid) {
         const std::int64_t now_ms = idgen::pg::timestamptz_to_unix_ms(GetCurrentTimestamp());
         if (now_ms < entry.valid_from_ms)
-            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                            errmsg("this server's block of shard %d is valid from %lld ms from now", entry.shard,
-                                   static_cast<long long>(entry.valid_from_ms - now_ms)),
-                            errdetail("IDs of this run may have been issued until then: by the node that held it before (a block handed "
-                                      "over from a removed node, or its run of a dropped shard), or from the shard's whole "
-                                      "sequence field before its blocks were granted, each up to its clock plus its "
-                                      "run-ahead allowance."),
-                            errhint("Retry after that time.")));
+            ereport(
+                ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                 errmsg("this server's block of shard %d is valid from %lld ms from now", entry.shard,
+                        static_cast<long long>(entry.valid_from_ms - now_ms)),
+                 errdetail(
+                     "IDs of this run may have been issued until then: by the node that held it before (a block handed "
+                     "over from a removed node, or its run of a dropped shard), or from the shard's whole "
+                     "sequence field before its blocks were granted, each up to its clock plus its "
+                     "run-ahead allowance."),
+                 errhint("Retry after that time.")));
         auto* cached = static_cast<CachedShard*>(hash_search(g_shards, &fn_oid, HASH_FIND, nullptr));
         if (cached != nullptr && cached->valid && cached->in_block && cached->valid_from_ms == entry.valid_from_ms)
             cached->block_valid = true;
-        if (g_last.fn_oid == fn_oid && g_last.in_block && g_last.valid_from_ms == entry.valid_from_ms) g_last.block_valid = true;
+        if (g_last.fn_oid == fn_oid && g_last.in_block && g_last.valid_from_ms == entry.valid_from_ms)
+            g_last.block_valid = true;
     }
     const idgen::SnowflakeLayout l = idgen::shard_block_layout(entry.epoch_ms, entry.seq_bits);
     const std::uint32_t field = (static_cast<std::uint32_t>(entry.shard) << (10 - entry.seq_bits)) |
                                 (static_cast<std::uint32_t>(entry.seq_lo) >> entry.seq_bits);
-    const std::int32_t number = entry.in_block ? block_state_number(entry.shard, entry.seq_lo, entry.seq_bits) : entry.shard;
+    const std::int32_t number =
+        entry.in_block ? block_state_number(entry.shard, entry.seq_lo, entry.seq_bits) : entry.shard;
     const idgen::pg::StateKey key{static_cast<std::uint8_t>(idgen::LayoutKind::kInstagram),
                                   static_cast<std::uint32_t>(MyDatabaseId), number, entry.epoch_ms};
     const char* detail = "";
@@ -133,7 +141,8 @@ IDGEN_FUNCTION(shard_id_time) {
     if (TIMESTAMP_NOT_FINITE(epoch))
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a shard epoch must be a finite time")));
     // 2^41 ms after a finite epoch cannot overflow int64, but can pass timestamptz's last day.
-    const std::int64_t ms = idgen::snowflake_time_ms(idgen::instagram_layout(idgen::pg::timestamptz_to_unix_ms(epoch)), id);
+    const std::int64_t ms =
+        idgen::snowflake_time_ms(idgen::instagram_layout(idgen::pg::timestamptz_to_unix_ms(epoch)), id);
     if (!idgen::pg::unix_ms_fits_timestamptz(ms))
         ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
     PG_RETURN_TIMESTAMPTZ(idgen::pg::unix_ms_to_timestamptz(ms));
@@ -203,7 +212,8 @@ IDGEN_FUNCTION(shard_id_time_registered) {
     // The registry's CHECK keeps epochs finite; 2^41 ms after one can pass timestamptz's last day.
     if (TIMESTAMP_NOT_FINITE(epoch))
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a shard epoch must be a finite time")));
-    const std::int64_t ms = idgen::snowflake_time_ms(idgen::instagram_layout(idgen::pg::timestamptz_to_unix_ms(epoch)), id);
+    const std::int64_t ms =
+        idgen::snowflake_time_ms(idgen::instagram_layout(idgen::pg::timestamptz_to_unix_ms(epoch)), id);
     if (!idgen::pg::unix_ms_fits_timestamptz(ms))
         ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
     PG_RETURN_TIMESTAMPTZ(idgen::pg::unix_ms_to_timestamptz(ms));
@@ -250,7 +260,8 @@ Datum shard_rows_lock(PG_FUNCTION_ARGS) {
     bool isnull = true;
     if (TRIGGER_FIRED_BY_INSERT(td->tg_event)) {
         const Datum d = heap_getattr(td->tg_trigtuple, a, desc, &isnull);
-        if (!isnull && relid != registry) LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d)), 1, RowExclusiveLock);
+        if (!isnull && relid != registry)
+            LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d)), 1, RowExclusiveLock);
         return PointerGetDatum(result);
     }
     // An UPDATE of a block that changes only its node_group and/or valid_from, of a node id that
@@ -284,7 +295,8 @@ Datum shard_rows_lock(PG_FUNCTION_ARGS) {
         const Datum d_new = heap_getattr(td->tg_newtuple, a, desc, &new_null);
         if (!new_null && (isnull || DatumGetInt32(d_new) != DatumGetInt32(d_old))) {
             LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d_new)), 0, RowExclusiveLock);
-            if (relid != registry) LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d_new)), 1, RowExclusiveLock);
+            if (relid != registry)
+                LockDatabaseObject(registry, static_cast<Oid>(DatumGetInt32(d_new)), 1, RowExclusiveLock);
         }
     }
     return PointerGetDatum(result);
@@ -326,13 +338,16 @@ IDGEN_FUNCTION(shard_raise_mark) {
         ScanKeyInit(&sk[0], t.b_shard, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(shard));
         Relation rel = table_open(t.blocks, AccessShareLock);
         SysScanDesc scan = systable_beginscan(rel, IDGEN_PRIMARY_KEY_INDEX(rel), true, nullptr, 1, sk);
-        for (HeapTuple row = systable_getnext(scan); HeapTupleIsValid(row) && count < 1 + 64; row = systable_getnext(scan)) {
+        for (HeapTuple row = systable_getnext(scan); HeapTupleIsValid(row) && count < 1 + 64;
+             row = systable_getnext(scan)) {
             bool n0 = true, n1 = true, n2 = true, n3 = true;
             const Datum d_shard = heap_getattr(row, t.b_shard, RelationGetDescr(rel), &n0);
             const Datum d_node = heap_getattr(row, t.b_node, RelationGetDescr(rel), &n1);
             const Datum d_lo = heap_getattr(row, t.b_lo, RelationGetDescr(rel), &n2);
             const Datum d_bits = heap_getattr(row, t.b_bits, RelationGetDescr(rel), &n3);
-            if (n0 || n1 || n2 || n3 || DatumGetInt32(d_shard) != shard || DatumGetInt32(d_node) != idgen::pg::g_node_id) continue;
+            if (n0 || n1 || n2 || n3 || DatumGetInt32(d_shard) != shard ||
+                DatumGetInt32(d_node) != idgen::pg::g_node_id)
+                continue;
             const std::int32_t lo = DatumGetInt32(d_lo), bits = DatumGetInt32(d_bits);
             if (bits < 0 || bits > 10 || lo < 0 || lo + (1 << bits) > 1024 || lo % (1 << bits) != 0) continue;
             numbers[count] = block_state_number(shard, lo, bits);

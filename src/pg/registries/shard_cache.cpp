@@ -118,8 +118,7 @@ Tables find_tables() {
     t.registry = idgen::pg::extension_table("shard_registry", extnsp);
     if (!OidIsValid(t.registry))
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("the id_gen shard registry is missing"),
-                        errhint("Reinstall the id_gen extension.")));
+                        errmsg("the id_gen shard registry is missing"), errhint("Reinstall the id_gen extension.")));
     t.r_shard = column(t.registry, "shard_registry", "shard", INT4OID);
     t.r_schema = column(t.registry, "shard_registry", "schema_name", NAMEOID);
     t.r_epoch = column(t.registry, "shard_registry", "epoch", TIMESTAMPTZOID);
@@ -308,32 +307,37 @@ void find_block(const Tables& t, CachedShard& entry, const char* nspname, bool* 
         return;
     }
     if (!mine && foreign_group >= 0)
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("id_gen.node_id %d of this node (Citus group %d) is another node's: its block of shard %d "
-                               "(schema \"%s\") was granted to Citus group %d",
-                               entry.node_id, entry.group, entry.shard, nspname, foreign_group),
-                        errdetail("A node issues a shard's IDs only from a block the coordinator granted to its own Citus "
-                                  "group; two nodes with one id_gen.node_id would issue the same IDs."),
-                        errhint("Set this node's id_gen.node_id back to its own number (on the coordinator, shard_blocks "
-                                "has the node id of each node_group) and reload; nothing was issued.")));
+        ereport(ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                 errmsg("id_gen.node_id %d of this node (Citus group %d) is another node's: its block of shard %d "
+                        "(schema \"%s\") was granted to Citus group %d",
+                        entry.node_id, entry.group, entry.shard, nspname, foreign_group),
+                 errdetail("A node issues a shard's IDs only from a block the coordinator granted to its own Citus "
+                           "group; two nodes with one id_gen.node_id would issue the same IDs."),
+                 errhint("Set this node's id_gen.node_id back to its own number (on the coordinator, shard_blocks "
+                         "has the node id of each node_group) and reload; nothing was issued.")));
     if (blocks > 0 && !mine && miss != nullptr) {
         *miss = true;
         return;
     }
     if (blocks > 0 && !mine) {
         if (entry.node_id < 0)
-            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                            errmsg("shard %d of schema \"%s\" is issued in blocks, and id_gen.node_id is not set on this server",
-                                   entry.shard, nspname),
-                            errhint("Set id_gen.node_id (different on every node) in postgresql.conf, then run "
-                                    "SELECT shard_cluster_sync() on the coordinator.")));
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("this server (id_gen.node_id %d) holds no block of shard %d (schema \"%s\")",
-                               entry.node_id, entry.shard, nspname),
-                        errdetail("The shard's IDs are issued by several servers, each from its own block of the sequence field."),
-                        errhint("A Citus worker asks the coordinator for its block by itself; this server did not "
-                                "(it is the coordinator, or not a Citus node). SELECT shard_cluster_sync() on the "
-                                "coordinator grants a block to every node.")));
+            ereport(
+                ERROR,
+                (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                 errmsg("shard %d of schema \"%s\" is issued in blocks, and id_gen.node_id is not set on this server",
+                        entry.shard, nspname),
+                 errhint("Set id_gen.node_id (different on every node) in postgresql.conf, then run "
+                         "SELECT shard_cluster_sync() on the coordinator.")));
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+             errmsg("this server (id_gen.node_id %d) holds no block of shard %d (schema \"%s\")", entry.node_id,
+                    entry.shard, nspname),
+             errdetail("The shard's IDs are issued by several servers, each from its own block of the sequence field."),
+             errhint("A Citus worker asks the coordinator for its block by itself; this server did not "
+                     "(it is the coordinator, or not a Citus node). SELECT shard_cluster_sync() on the "
+                     "coordinator grants a block to every node.")));
     }
 }
 
@@ -341,10 +345,12 @@ void find_block(const Tables& t, CachedShard& entry, const char* nspname, bool* 
 // statement planned before that commits still calls it): 42883, saying so, rather than an
 // internal error. Only trivially destructible locals.
 [[noreturn]] void raise_dropped(Oid fn_oid) {
-    ereport(ERROR, (errcode(ERRCODE_UNDEFINED_FUNCTION),
-                    errmsg("this next_id() (function %u) no longer exists: its shard was dropped", fn_oid),
-                    errdetail("drop_shard() (or a DROP of its function or schema) committed while this statement waited for it."),
-                    errhint("Nothing was issued; call the next_id() of a registered shard (see shard_registry).")));
+    ereport(
+        ERROR,
+        (errcode(ERRCODE_UNDEFINED_FUNCTION),
+         errmsg("this next_id() (function %u) no longer exists: its shard was dropped", fn_oid),
+         errdetail("drop_shard() (or a DROP of its function or schema) committed while this statement waited for it."),
+         errhint("Nothing was issued; call the next_id() of a registered shard (see shard_registry).")));
     pg_unreachable();
 }
 
@@ -369,9 +375,20 @@ CachedShard lookup_shard(const Tables& t, Oid fn_oid, bool* miss) {
     // A plain catalog-style scan, not SPI: SQL text would be parsed under the caller's
     // search_path (an operator planted on it could run in place of ours, the CVE-2018-1058
     // pattern). Only trivially destructible locals live across these calls.
-    CachedShard entry{fn_oid, true, GetSysCacheHashValue1(PROCOID, ObjectIdGetDatum(fn_oid)),
-                      GetSysCacheHashValue1(NAMESPACEOID, ObjectIdGetDatum(nsp)), -1, 0, idgen::pg::g_node_id, g_group, 0, 10, 0,
-                      false, false, 0};
+    CachedShard entry{fn_oid,
+                      true,
+                      GetSysCacheHashValue1(PROCOID, ObjectIdGetDatum(fn_oid)),
+                      GetSysCacheHashValue1(NAMESPACEOID, ObjectIdGetDatum(nsp)),
+                      -1,
+                      0,
+                      idgen::pg::g_node_id,
+                      g_group,
+                      0,
+                      10,
+                      0,
+                      false,
+                      false,
+                      0};
     NameData nd;
     namestrcpy(&nd, nspname);
     ScanKeyData key[1];
@@ -491,7 +508,8 @@ bool pull_grant(Oid fn_oid, CachedShard& entry) {
     Oid argtypes[1] = {NAMEOID};
     const Oid pull = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid, CStringGetDatum("shard_cluster_pull"),
                                      PointerGetDatum(buildoidvector(argtypes, 1)), ObjectIdGetDatum(extnsp));
-    if (!OidIsValid(pull) || getExtensionOfObject(ProcedureRelationId, pull) != get_extension_oid("id_gen", false)) return false;
+    if (!OidIsValid(pull) || getExtensionOfObject(ProcedureRelationId, pull) != get_extension_oid("id_gen", false))
+        return false;
     const Oid nsp = next_id_schema(fn_oid);
     char* nspname = get_namespace_name(nsp);
     if (nspname == nullptr) raise_dropped(fn_oid);
@@ -508,12 +526,23 @@ bool pull_grant(Oid fn_oid, CachedShard& entry) {
     if (n_shard || n_epoch || n_lo || n_bits || n_from) return false;
     const std::int32_t shard = DatumGetInt32(d_shard), lo = DatumGetInt32(d_lo), bits = DatumGetInt32(d_bits);
     // The checks find_block() makes of a row of shard_blocks.
-    if (shard < 0 || shard > 8191 || bits < 0 || bits > 10 || lo < 0 || lo + (1 << bits) > 1024 || lo % (1 << bits) != 0)
+    if (shard < 0 || shard > 8191 || bits < 0 || bits > 10 || lo < 0 || lo + (1 << bits) > 1024 ||
+        lo % (1 << bits) != 0)
         return false;
-    entry = CachedShard{fn_oid, true, GetSysCacheHashValue1(PROCOID, ObjectIdGetDatum(fn_oid)),
-                        GetSysCacheHashValue1(NAMESPACEOID, ObjectIdGetDatum(nsp)), shard,
-                        idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_epoch)), idgen::pg::g_node_id, g_group, lo, bits,
-                        idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_from)), true, false, 0};
+    entry = CachedShard{fn_oid,
+                        true,
+                        GetSysCacheHashValue1(PROCOID, ObjectIdGetDatum(fn_oid)),
+                        GetSysCacheHashValue1(NAMESPACEOID, ObjectIdGetDatum(nsp)),
+                        shard,
+                        idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_epoch)),
+                        idgen::pg::g_node_id,
+                        g_group,
+                        lo,
+                        bits,
+                        idgen::pg::timestamptz_to_unix_ms(DatumGetTimestampTz(d_from)),
+                        true,
+                        false,
+                        0};
     // Under the locks (the rows cannot change under this transaction from here on), and cached
     // unless an invalidation arrived meanwhile. The answer is used either way: it is the
     // coordinator's, committed there.

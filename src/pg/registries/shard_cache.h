@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/types/snowflake.h"
 #include "pg/base/boundary.h"
 #include "pg/base/extension.h"
-#include "core/types/snowflake.h"
 #include "pg/base/pg_time.h"
 #include "pg/generators/generators.h"
 
@@ -17,26 +17,26 @@ extern "C" {
 #include "access/skey.h"
 #include "access/stratnum.h"
 #include "access/table.h"
+#include "access/xact.h"
+#include "catalog/dependency.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
+#include "commands/extension.h"
 #include "commands/trigger.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "storage/lmgr.h"
+#include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
-#include "utils/rel.h"
-#include "utils/relcache.h"
-#include "miscadmin.h"
-#include "utils/builtins.h"
+#include "utils/hsearch.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
-#include "access/xact.h"
-#include "storage/lmgr.h"
-#include "utils/hsearch.h"
-#include "catalog/dependency.h"
-#include "commands/extension.h"
-#include "executor/executor.h"
 }
 
 namespace idgen::pg::shards {
@@ -81,20 +81,20 @@ namespace idgen::pg::shards {
 //    invalidation of any other relation leaves them alone. A hash table: any number of shards
 //    stays cached.
 struct CachedShard {
-    Oid fn_oid;                  // hash key
+    Oid fn_oid;  // hash key
     bool valid;
-    std::uint32_t proc_hash;     // syscache hash values of the function and its schema
+    std::uint32_t proc_hash;  // syscache hash values of the function and its schema
     std::uint32_t nsp_hash;
     std::int32_t shard;
     std::int64_t epoch_ms;
-    int node_id;             // id_gen.node_id when the entry was made (a reload can change it)
-    int group;               // this node's Citus group when the entry was made (-1: no Citus)
-    std::int32_t seq_lo;     // this server's block of the sequence field: seq_lo .. seq_lo + 2^seq_bits - 1
-    std::int32_t seq_bits;   // 10 (the whole field) when the shard has no blocks
-    std::int64_t valid_from_ms;  // the block is used from this Unix ms on
-    bool in_block;               // issued from a block of shard_blocks
-    bool block_valid;            // this backend has seen the clock pass valid_from_ms
-    std::uint64_t locked_serial; // g_xact_serial when this transaction took the shard's lock (lock_shard())
+    int node_id;                  // id_gen.node_id when the entry was made (a reload can change it)
+    int group;                    // this node's Citus group when the entry was made (-1: no Citus)
+    std::int32_t seq_lo;          // this server's block of the sequence field: seq_lo .. seq_lo + 2^seq_bits - 1
+    std::int32_t seq_bits;        // 10 (the whole field) when the shard has no blocks
+    std::int64_t valid_from_ms;   // the block is used from this Unix ms on
+    bool in_block;                // issued from a block of shard_blocks
+    bool block_valid;             // this backend has seen the clock pass valid_from_ms
+    std::uint64_t locked_serial;  // g_xact_serial when this transaction took the shard's lock (lock_shard())
 };
 
 struct Tables {

@@ -41,7 +41,8 @@ void request_timeout_handler() {
 
 IDGEN_FUNCTION(shard_cluster_send) {
     if (!superuser())
-        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to change the shard registry")));
+        ereport(ERROR,
+                (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to change the shard registry")));
     if (!OidIsValid(get_extension_oid("citus", true)))
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE), errmsg("shard_cluster_send() needs Citus")));
     // Citus's SQL-callable citus_internal.execute_command_on_remote_nodes_as_user(query, user),
@@ -52,7 +53,8 @@ IDGEN_FUNCTION(shard_cluster_send) {
     // function raises here, naming it.
     const auto run_on_remote_nodes = reinterpret_cast<PGFunction>(
         load_external_function("$libdir/citus", "execute_command_on_remote_nodes_as_user", true, nullptr));
-    DirectFunctionCall2(run_on_remote_nodes, PG_GETARG_DATUM(0), CStringGetTextDatum(GetUserNameFromId(GetUserId(), false)));
+    DirectFunctionCall2(run_on_remote_nodes, PG_GETARG_DATUM(0),
+                        CStringGetTextDatum(GetUserNameFromId(GetUserId(), false)));
     PG_RETURN_VOID();
 }
 
@@ -60,11 +62,11 @@ IDGEN_FUNCTION(shard_cluster_request_timer) {
     // Its own guard, besides the REVOKE: an armed timer cancels whatever statement runs when it
     // passes, until timer(0) disarms it.
     if (!superuser())
-        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to arm a shard request timer"),
-                        errhint("shard_cluster_request_timer() is internal to shard_cluster_pull().")));
+        ereport(ERROR,
+                (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to arm a shard request timer"),
+                 errhint("shard_cluster_request_timer() is internal to shard_cluster_pull().")));
     const int32 ms = PG_GETARG_INT32(0);
-    if (ms < 0)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a request timer of %d ms", ms)));
+    if (ms < 0) ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a request timer of %d ms", ms)));
     if (g_request_timeout == MAX_TIMEOUTS) g_request_timeout = RegisterTimeout(USER_TIMEOUT, request_timeout_handler);
     disable_timeout(g_request_timeout, false);
     const bool expired = g_request_expired != 0;

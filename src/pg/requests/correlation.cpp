@@ -21,11 +21,11 @@
 #include <cstdint>
 #include <cstring>
 
-#include "pg/base/boundary.h"
-#include "core/requests/correlation.h"
-#include "core/base/entropy.h"
-#include "core/requests/traceparent.h"
 #include "core/base/clock.h"
+#include "core/base/entropy.h"
+#include "core/requests/correlation.h"
+#include "core/requests/traceparent.h"
+#include "pg/base/boundary.h"
 #include "pg/generators/backend_entropy.h"
 #include "pg/types/uuidv7_sequence.h"
 
@@ -91,12 +91,13 @@ std::size_t current_id(char* buf) noexcept {
 }
 
 void set_current(const char* id, bool is_local) {
-    (void)set_config_option(kSetting, id, PGC_USERSET, PGC_S_SESSION,
-                            is_local ? GUC_ACTION_LOCAL : GUC_ACTION_SET, true, 0, false);
+    (void)set_config_option(kSetting, id, PGC_USERSET, PGC_S_SESSION, is_local ? GUC_ACTION_LOCAL : GUC_ACTION_SET,
+                            true, 0, false);
 }
 
 [[noreturn]] void raise_entropy() {
-    ereport(ERROR, (errcode(ERRCODE_SYSTEM_ERROR), errmsg("could not read random bytes from the kernel for a correlation ID")));
+    ereport(ERROR, (errcode(ERRCODE_SYSTEM_ERROR),
+                    errmsg("could not read random bytes from the kernel for a correlation ID")));
     pg_unreachable();
 }
 
@@ -197,7 +198,9 @@ std::size_t arg_id(FunctionCallInfo fcinfo, int n, char* buf) {
     return a.len;
 }
 
-Datum return_text(const char* s, std::size_t n) { return PointerGetDatum(cstring_to_text_with_len(s, static_cast<int>(n))); }
+Datum return_text(const char* s, std::size_t n) {
+    return PointerGetDatum(cstring_to_text_with_len(s, static_cast<int>(n)));
+}
 
 // ---------------------------------------------------------------------------------------------
 // Counters for children by number.
@@ -232,7 +235,8 @@ void startup_hook() {
     if (prev_shmem_startup_hook) prev_shmem_startup_hook();
     bool found = false;
     LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-    auto* sh = static_cast<SharedCounters*>(ShmemInitStruct("id_gen correlation counters", sizeof(SharedCounters), &found));
+    auto* sh =
+        static_cast<SharedCounters*>(ShmemInitStruct("id_gen correlation counters", sizeof(SharedCounters), &found));
     if (!found) init_counters(sh);
     LWLockRelease(AddinShmemInitLock);
     g_counters = sh;
@@ -298,7 +302,8 @@ void tag_message(ErrorData* edata) noexcept {
     // again, such as a parallel worker's error or warning that the leader re-raises
     // (ThrowErrorData) after the worker's own hook handled it, or a remote server's message that
     // a foreign-data wrapper or dblink re-raises under the same ID.
-    const bool done = tl > 0 && edata->message != nullptr && idgen::correlation_already_tagged(edata->message, ml, tag, tl);
+    const bool done =
+        tl > 0 && edata->message != nullptr && idgen::correlation_already_tagged(edata->message, ml, tag, tl);
     // No forged tag: the marker in any text the session may have written (its message, detail,
     // hint, the context lines naming its functions and statements, an internal query) is
     // neutralised, with or without a current ID.
@@ -370,7 +375,8 @@ IDGEN_FUNCTION(correlation_extend) {
             idgen::correlation_escape(m.data, m.len, shown, sizeof shown);
             ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                             errmsg("invalid method \"%s\" for correlation_extend()", shown),
-                            errhint("The method is 'counter' (parent.1, parent.2, ...) or 'random' (parent.<10 random characters>).")));
+                            errhint("The method is 'counter' (parent.1, parent.2, ...) or 'random' (parent.<10 random "
+                                    "characters>).")));
         }
     }
     const std::size_t n = PG_ARGISNULL(0) ? current_or_fresh(parent) : arg_id(fcinfo, 0, parent);
@@ -382,7 +388,8 @@ IDGEN_FUNCTION(correlation_extend) {
         const std::uint64_t h = idgen::correlation_hash(parent, n);
         if (g_counters != nullptr) {
             SpinLockAcquire(&g_counters->mutex);
-            const std::uint64_t number = idgen::correlation_counter_next(g_counters->head, g_counters->slots, kSharedSlots, h);
+            const std::uint64_t number =
+                idgen::correlation_counter_next(g_counters->head, g_counters->slots, kSharedSlots, h);
             SpinLockRelease(&g_counters->mutex);
             r = number == 0 ? idgen::Result<std::size_t>(idgen::Error::kOutOfRange)
                             : idgen::correlation_child_counted(parent, n, number, out);

@@ -69,8 +69,12 @@ Datum emit(FunctionCallInfo fcinfo, const char* state, const Row& row) {
     const bool replay = std::strcmp(state, "replay") == 0;
     // Values themselves, never pointers to the row's TOAST.
     const auto own = [&](Col c) { return row.null[c] ? (Datum)0 : PointerGetDatum(PG_DETOAST_DATUM_COPY(row.v[c])); };
-    Datum values[6] = {CStringGetTextDatum(state), replay ? own(kResponse) : (Datum)0, BoolGetDatum(replay),
-                       row.v[kAttempts], own(kOriginal), own(kPoint)};
+    Datum values[6] = {CStringGetTextDatum(state),
+                       replay ? own(kResponse) : (Datum)0,
+                       BoolGetDatum(replay),
+                       row.v[kAttempts],
+                       own(kOriginal),
+                       own(kPoint)};
     bool nulls[6] = {false, !replay || row.null[kResponse], false, false, row.null[kOriginal], row.null[kPoint]};
     tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
     return (Datum)0;
@@ -113,9 +117,10 @@ IDGEN_FUNCTION(idempotency_begin) {
     {
         const auto* rs = reinterpret_cast<const ReturnSetInfo*>(fcinfo->resultinfo);
         constexpr Oid kResultTypes[6] = {TEXTOID, JSONBOID, BOOLOID, INT4OID, TEXTOID, TEXTOID};
-        bool expected = rs != nullptr && IsA(rs, ReturnSetInfo) && rs->expectedDesc != nullptr &&
-                        rs->expectedDesc->natts == 6;
-        for (int i = 0; expected && i < 6; ++i) expected = TupleDescAttr(rs->expectedDesc, i)->atttypid == kResultTypes[i];
+        bool expected =
+            rs != nullptr && IsA(rs, ReturnSetInfo) && rs->expectedDesc != nullptr && rs->expectedDesc->natts == 6;
+        for (int i = 0; expected && i < 6; ++i)
+            expected = TupleDescAttr(rs->expectedDesc, i)->atttypid == kResultTypes[i];
         InitMaterializedSRF(fcinfo, expected ? MAT_SRF_USE_EXPECTED_DESC : 0);
     }
     const Name role = caller_name();
@@ -181,11 +186,12 @@ IDGEN_FUNCTION(idempotency_begin) {
             return done_with("new", row);
         }
         if (!fingerprints_equal(fingerprint, old.txt(kFingerprint)))
-            ereport(ERROR, (errcode(ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION),
-                            errmsg("idempotency key \"%s\" was used with another request", shown(key).text),
-                            errdetail("Scope \"%s\": the request's fingerprint differs from the one recorded with the key.",
-                                      shown(scope).text),
-                            errhint("Send a new request with a new key.")));
+            ereport(ERROR,
+                    (errcode(ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION),
+                     errmsg("idempotency key \"%s\" was used with another request", shown(key).text),
+                     errdetail("Scope \"%s\": the request's fingerprint differs from the one recorded with the key.",
+                               shown(scope).text),
+                     errhint("Send a new request with a new key.")));
         row = old;
         set(&row, kAttempts, Int32GetDatum(DatumGetInt32(old.v[kAttempts]) + 1));
         if (done) {
@@ -204,10 +210,11 @@ IDGEN_FUNCTION(idempotency_begin) {
         }
         // In flight.
         if (TransactionIdIsCurrentTransactionId(old.xmin))
-            ereport(ERROR, (errcode(ERRCODE_LOCK_NOT_AVAILABLE),
-                            errmsg("idempotency key \"%s\" is already in flight in this transaction", shown(key).text),
-                            errdetail("Scope \"%s\": idempotency_begin() was called with it before in this transaction.",
-                                      shown(scope).text)));
+            ereport(ERROR,
+                    (errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+                     errmsg("idempotency key \"%s\" is already in flight in this transaction", shown(key).text),
+                     errdetail("Scope \"%s\": idempotency_begin() was called with it before in this transaction.",
+                               shown(scope).text)));
         const TimestampTz locked_until = old.ts(kLockedUntil);
         if (locked_until <= at) {
             // Its request died (or is too slow): this one holds the key now, and resumes from the
@@ -221,9 +228,10 @@ IDGEN_FUNCTION(idempotency_begin) {
         const text* holder = old.txt(kAttempt);
         if (!wait)
             in_flight_error(scope, key,
-                            holder != nullptr ? psprintf("attempt \"%s\" holds it until %s.", shown(holder).text,
-                                                         timestamptz_to_str(locked_until))
-                                              : psprintf("a request holds it until %s.", timestamptz_to_str(locked_until)),
+                            holder != nullptr
+                                ? psprintf("attempt \"%s\" holds it until %s.", shown(holder).text,
+                                           timestamptz_to_str(locked_until))
+                                : psprintf("a request holds it until %s.", timestamptz_to_str(locked_until)),
                             "Retry later, or call idempotency_begin() with wait => true to wait for it.");
         // Wait for the request to finish or its lock to run out, reading the row again.
         long left_ms = static_cast<long>((locked_until - at) / 1000) + 1;
@@ -248,8 +256,8 @@ namespace {
 
 // Stores the response (finish) or a recovery point of a key in flight, held by `attempt_id`
 // when one is given; 55000 saying why when the key is not in that state.
-void update_in_flight(const text* scope, const text* key, const text* attempt_id, Jsonb* response,
-                      const text* point, const char* action) {
+void update_in_flight(const text* scope, const text* key, const text* attempt_id, Jsonb* response, const text* point,
+                      const char* action) {
     const Name role = caller_name();
     const Store* store = nullptr;
     Relation rel = open_table(store);
@@ -277,11 +285,12 @@ void update_in_flight(const text* scope, const text* key, const text* attempt_id
                             errdetail("Scope \"%s\": the key's response is stored; retries replay it.", s.text)));
         const text* holder = old.txt(kAttempt);
         if (attempt_id != nullptr && !fingerprints_equal(attempt_id, holder))
-            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                            errmsg("cannot %s idempotency key \"%s\": another attempt holds it", action, k.text),
-                            errdetail("Scope \"%s\": the key is held by attempt \"%s\", not by attempt \"%s\" (its "
-                                      "lock ran out and a retry took the key over).",
-                                      s.text, holder == nullptr ? "(none)" : shown(holder).text, shown(attempt_id).text)));
+            ereport(ERROR,
+                    (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                     errmsg("cannot %s idempotency key \"%s\": another attempt holds it", action, k.text),
+                     errdetail("Scope \"%s\": the key is held by attempt \"%s\", not by attempt \"%s\" (its "
+                               "lock ran out and a retry took the key over).",
+                               s.text, holder == nullptr ? "(none)" : shown(holder).text, shown(attempt_id).text)));
         // Neither changes an indexed column (expires_at counts from the begin that granted the
         // key), so with room on the page (fillfactor) the new version is heap-only (HOT).
         Row row = old;

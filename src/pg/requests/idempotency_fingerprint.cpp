@@ -12,8 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "pg/base/boundary.h"
 #include "core/requests/idempotency.h"
+#include "pg/base/boundary.h"
 
 extern "C" {
 #include "catalog/pg_type.h"
@@ -77,7 +77,8 @@ struct Member {
 int member_cmp(const void* a, const void* b) {
     const auto* x = static_cast<const Member*>(a);
     const auto* y = static_cast<const Member*>(b);
-    return idgen::idem_key_compare(x->key, static_cast<std::size_t>(x->keylen), y->key, static_cast<std::size_t>(y->keylen));
+    return idgen::idem_key_compare(x->key, static_cast<std::size_t>(x->keylen), y->key,
+                                   static_cast<std::size_t>(y->keylen));
 }
 
 void canon_container(StringInfo out, JsonbContainer* c) {
@@ -126,24 +127,15 @@ void canon_container(StringInfo out, JsonbContainer* c) {
 
 void canon_value(StringInfo out, const JsonbValue* v) {
     switch (v->type) {
-        case jbvNull:
-            appendStringInfoString(out, "null");
-            return;
-        case jbvBool:
-            appendStringInfoString(out, v->val.boolean ? "true" : "false");
-            return;
+        case jbvNull: appendStringInfoString(out, "null"); return;
+        case jbvBool: appendStringInfoString(out, v->val.boolean ? "true" : "false"); return;
         case jbvNumeric:
             // Exact decimal, no exponent, no trailing zeros: 1.50, 1.5e0 and 15e-1 are all 1.5.
             appendStringInfoString(out, numeric_normalize(v->val.numeric));
             return;
-        case jbvString:
-            canon_string(out, v->val.string.val, v->val.string.len);
-            return;
-        case jbvBinary:
-            canon_container(out, v->val.binary.data);
-            return;
-        default:
-            elog(ERROR, "unexpected jsonb value type %d", static_cast<int>(v->type));
+        case jbvString: canon_string(out, v->val.string.val, v->val.string.len); return;
+        case jbvBinary: canon_container(out, v->val.binary.data); return;
+        default: elog(ERROR, "unexpected jsonb value type %d", static_cast<int>(v->type));
     }
 }
 
@@ -191,7 +183,8 @@ struct JsonPointer {
 int pointer_cmp(const void* a, const void* b) {
     const auto* x = static_cast<const JsonPointer*>(a);
     const auto* y = static_cast<const JsonPointer*>(b);
-    return idgen::idem_key_compare(x->u.p, static_cast<std::size_t>(x->u.len), y->u.p, static_cast<std::size_t>(y->u.len));
+    return idgen::idem_key_compare(x->u.p, static_cast<std::size_t>(x->u.len), y->u.p,
+                                   static_cast<std::size_t>(y->u.len));
 }
 
 }  // namespace

@@ -42,8 +42,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "pg/base/boundary.h"
 #include "core/requests/idempotency.h"
+#include "pg/base/boundary.h"
 #include "pg/base/extension.h"
 
 extern "C" {
@@ -53,36 +53,36 @@ extern "C" {
 #include "access/htup_details.h"
 #include "access/skey.h"
 #include "access/stratnum.h"
+#include "access/sysattr.h"
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/xact.h"
-#include "access/sysattr.h"
-#include "catalog/pg_trigger.h"
-#include "commands/trigger.h"
-#include "storage/bufmgr.h"
-#include "executor/executor.h"
-#include "parser/parse_relation.h"
-#include "storage/predicate.h"
-#include "storage/proc.h"
-#include "utils/datum.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_constraint.h"
+#include "catalog/pg_trigger.h"
 #include "catalog/pg_type.h"
+#include "commands/trigger.h"
 #include "common/hashfn.h"
 #include "common/pg_prng.h"
+#include "executor/executor.h"
 #include "executor/tuptable.h"
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "nodes/execnodes.h"
+#include "parser/parse_relation.h"
+#include "storage/bufmgr.h"
 #include "storage/latch.h"
 #include "storage/lmgr.h"
 #include "storage/lock.h"
+#include "storage/predicate.h"
+#include "storage/proc.h"
 #include "tcop/utility.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/fmgroids.h"
 #include "utils/inval.h"
 #include "utils/jsonb.h"
@@ -104,8 +104,25 @@ struct Shown {
 };
 
 enum Col {
-    kRole, kRoleId, kScope, kKey, kFingerprint, kState, kResponse, kAttempts, kOriginal, kAttempt, kPoint,
-    kLockTimeout, kLockedUntil, kRetention, kCreated, kUpdated, kFinished, kExpires, kNumCols
+    kRole,
+    kRoleId,
+    kScope,
+    kKey,
+    kFingerprint,
+    kState,
+    kResponse,
+    kAttempts,
+    kOriginal,
+    kAttempt,
+    kPoint,
+    kLockTimeout,
+    kLockedUntil,
+    kRetention,
+    kCreated,
+    kUpdated,
+    kFinished,
+    kExpires,
+    kNumCols
 };
 
 // The table, its primary key and expiry index, and where each column is: a per-backend cache. What
@@ -194,8 +211,8 @@ void exec_close(Exec* x);
 void row_from_slot(const Store& st, Relation rel, TupleTableSlot* slot, Row* row);
 bool read_row(const Store& st, Relation rel, Exec* x, const NameData* role, const text* scope, const text* key,
               Row* row);
-bool read_granted_row(const Store& st, Relation rel, Exec* x, const NameData* role, const text* scope,
-                      const text* key, Row* row);
+bool read_granted_row(const Store& st, Relation rel, Exec* x, const NameData* role, const text* scope, const text* key,
+                      Row* row);
 Locked lock_row(Relation rel, Exec* x, const Row& old, bool wait, bool skip_changed = false,
                 Snapshot snapshot = nullptr);
 void insert_row(const Store& st, Relation rel, Exec* x, const Row& row);

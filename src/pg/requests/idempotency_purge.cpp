@@ -75,10 +75,12 @@ void purge_subxact(SubXactEvent event, SubTransactionId, SubTransactionId, void*
 // rows for SSI conflicts out; each delete checks for conflicts in.
 IDGEN_FUNCTION(idempotency_purge) {
     Interval* older_than = PG_ARGISNULL(0) ? nullptr : interval_arg(fcinfo, 0, "older_than", nullptr, true);
-    if (PG_ARGISNULL(1)) ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("batch_size must not be null")));
+    if (PG_ARGISNULL(1))
+        ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("batch_size must not be null")));
     const int32 batch = PG_GETARG_INT32(1);
     if (batch < 1)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("batch_size must be at least 1, not %d", batch)));
+        ereport(ERROR,
+                (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("batch_size must be at least 1, not %d", batch)));
     check_writable("idempotency_purge()");
     TupleDesc result_desc = nullptr;
     if (get_call_result_type(fcinfo, nullptr, &result_desc) != TYPEFUNC_COMPOSITE || result_desc->natts != 2)
@@ -112,8 +114,8 @@ IDGEN_FUNCTION(idempotency_purge) {
     PurgeResume& pr = g_purge;
     const bool same_kind =
         pr.db == MyDatabaseId && pr.relid == st.relid && pr.relfilenode == rel->rd_rel->relfilenode && pr.in_round &&
-        pr.has_older_than == (older_than != nullptr) &&
-        pr.every_role == every_role && std::strcmp(NameStr(pr.role), NameStr(*role)) == 0 &&
+        pr.has_older_than == (older_than != nullptr) && pr.every_role == every_role &&
+        std::strcmp(NameStr(pr.role), NameStr(*role)) == 0 &&
         (older_than == nullptr || (pr.older_than.time == older_than->time && pr.older_than.day == older_than->day &&
                                    pr.older_than.month == older_than->month));
     if (!same_kind) {
@@ -219,7 +221,9 @@ IDGEN_FUNCTION(idempotency_purge) {
         if (!pr.idle_started) {
             pr.idle_started = true;
             pr.idle_wrapped = false;
-            pr.idle_sweep = nblocks == 0 ? 0 : static_cast<BlockNumber>(pg_prng_uint64_range(&pg_global_prng_state, 0, nblocks - 1));
+            pr.idle_sweep = nblocks == 0
+                                ? 0
+                                : static_cast<BlockNumber>(pg_prng_uint64_range(&pg_global_prng_state, 0, nblocks - 1));
             ItemPointerSet(&pr.idle_from, pr.idle_sweep, FirstOffsetNumber);
         }
         uint64 blocks_left = static_cast<uint64>(batch) * kPurgeRowsPerKey;

@@ -38,11 +38,11 @@ void exec_close(Exec* x) {
 namespace {
 
 [[noreturn]] void serialization_failure() {
-    ereport(ERROR, (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-                    errmsg("could not serialize access due to concurrent update"),
-                    errdetail("Another transaction changed the idempotency key's row after this transaction's "
-                              "snapshot was taken."),
-                    errhint("Retry the transaction: it will see the key's latest state.")));
+    ereport(ERROR,
+            (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE), errmsg("could not serialize access due to concurrent update"),
+             errdetail("Another transaction changed the idempotency key's row after this transaction's "
+                       "snapshot was taken."),
+             errhint("Retry the transaction: it will see the key's latest state.")));
 }
 
 // The first row of the primary key matching `sk` visible to `snapshot`, into `slot`.
@@ -135,8 +135,8 @@ bool read_row(const Store& st, Relation rel, Exec* x, const NameData* role, cons
 
 // The key's row when it is the one this transaction's last idempotency_begin() inserted and
 // nothing has changed it since (see Granted); false: read it through the primary key.
-bool read_granted_row(const Store& st, Relation rel, Exec* x, const NameData* role, const text* scope,
-                      const text* key, Row* row) {
+bool read_granted_row(const Store& st, Relation rel, Exec* x, const NameData* role, const text* scope, const text* key,
+                      Row* row) {
     if (!g_granted.valid || IsolationUsesXactSnapshot() || g_granted.relid != st.relid ||
         g_granted.role != GetUserId() || g_granted.xid != GetTopTransactionIdIfAny())
         return false;
@@ -174,27 +174,22 @@ bool read_granted_row(const Store& st, Relation rel, Exec* x, const NameData* ro
 //     access method might give it: busy without `wait`, read again with it.
 // `snapshot` is what table_tuple_lock() would follow an update chain with (it does not here: no
 // TUPLE_LOCK_FLAG_FIND_LAST_VERSION); the latest one unless given.
-Locked lock_row(Relation rel, Exec* x, const Row& old, bool wait, bool skip_changed,
-                Snapshot snapshot) {
+Locked lock_row(Relation rel, Exec* x, const Row& old, bool wait, bool skip_changed, Snapshot snapshot) {
     TM_FailureData tmfd;
     ItemPointerData tid = old.tid;
-    const TM_Result r = table_tuple_lock(rel, &tid, snapshot != nullptr ? snapshot : GetLatestSnapshot(), x->found,
-                                         GetCurrentCommandId(false), LockTupleExclusive,
-                                         wait ? LockWaitBlock : LockWaitSkip, 0, &tmfd);
+    const TM_Result r =
+        table_tuple_lock(rel, &tid, snapshot != nullptr ? snapshot : GetLatestSnapshot(), x->found,
+                         GetCurrentCommandId(false), LockTupleExclusive, wait ? LockWaitBlock : LockWaitSkip, 0, &tmfd);
     switch (r) {
-        case TM_Ok:
-            return Locked::kYes;
-        case TM_WouldBlock:
-            return Locked::kBusy;
+        case TM_Ok: return Locked::kYes;
+        case TM_WouldBlock: return Locked::kBusy;
         case TM_Updated:
         case TM_Deleted:
             if (!skip_changed && IsolationUsesXactSnapshot()) serialization_failure();
             return Locked::kChanged;
         case TM_Invisible:
-        case TM_SelfModified:
-            return Locked::kChanged;
-        case TM_BeingModified:
-            return wait ? Locked::kChanged : Locked::kBusy;
+        case TM_SelfModified: return Locked::kChanged;
+        case TM_BeingModified: return wait ? Locked::kChanged : Locked::kBusy;
     }
     elog(ERROR, "unexpected result %d locking a row of idempotency_keys", static_cast<int>(r));
     pg_unreachable();
@@ -255,7 +250,8 @@ Locked update_row(const Store& st, Relation rel, Exec* x, const Row& old, const 
 Datum text_datum(const text* t) { return PointerGetDatum(t); }
 Datum ts_datum(TimestampTz t) { return TimestampTzGetDatum(t); }
 TimestampTz plus(TimestampTz t, const Interval* i) {
-    return DatumGetTimestampTz(DirectFunctionCall2(timestamptz_pl_interval, TimestampTzGetDatum(t), IntervalPGetDatum(i)));
+    return DatumGetTimestampTz(
+        DirectFunctionCall2(timestamptz_pl_interval, TimestampTzGetDatum(t), IntervalPGetDatum(i)));
 }
 Interval* interval_of(const Row& row, Col c) { return DatumGetIntervalP(row.v[c]); }
 

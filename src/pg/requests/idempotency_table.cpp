@@ -30,9 +30,9 @@ text* label_arg(FunctionCallInfo fcinfo, int n, const char* what, bool nullable)
     const int len = VARSIZE_ANY_EXHDR(t);
     const int chars = pg_mbstrlen_with_len(data, len);
     if (chars < 1 || chars > static_cast<int>(idgen::kIdemLabelMaxChars))
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("%s must be 1 to %d characters long, not %d", what,
-                               static_cast<int>(idgen::kIdemLabelMaxChars), chars)));
+        ereport(ERROR,
+                (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s must be 1 to %d characters long, not %d", what,
+                                                                  static_cast<int>(idgen::kIdemLabelMaxChars), chars)));
     if (idgen::idem_control_offset(data, static_cast<std::size_t>(len), utf8_database()) != idgen::kNoControl)
         ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
                         errmsg("invalid input syntax for %s: \"%s\"", what, shown(t).text),
@@ -51,9 +51,10 @@ Interval* interval_arg(FunctionCallInfo fcinfo, int n, const char* what, Interva
     Interval zero{};
     const int32 cmp = DatumGetInt32(DirectFunctionCall2(interval_cmp, IntervalPGetDatum(v), IntervalPGetDatum(&zero)));
     if (IDGEN_INTERVAL_IS_INFINITE(v) || cmp < 0 || (cmp == 0 && !allow_zero))
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("%s must be a %s finite interval, not %s", what, allow_zero ? "non-negative" : "positive",
-                               DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(v))))));
+        ereport(ERROR,
+                (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                 errmsg("%s must be a %s finite interval, not %s", what, allow_zero ? "non-negative" : "positive",
+                        DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(v))))));
     return v;
 }
 
@@ -67,13 +68,15 @@ void check_writable(const char* what) {
 
 namespace {
 
-constexpr const char* kColNames[kNumCols] = {
-    "role_name", "role_id", "scope", "key", "fingerprint", "state", "response", "attempts", "original_attempt_id",
-    "attempt_id", "recovery_point", "lock_timeout", "locked_until", "retention", "created_at", "updated_at",
-    "finished_at", "expires_at"};
-constexpr Oid kColTypes[kNumCols] = {
-    NAMEOID, REGROLEOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, JSONBOID, INT4OID, TEXTOID, TEXTOID, TEXTOID,
-    INTERVALOID, TIMESTAMPTZOID, INTERVALOID, TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID};
+constexpr const char* kColNames[kNumCols] = {"role_name",           "role_id",    "scope",          "key",
+                                             "fingerprint",         "state",      "response",       "attempts",
+                                             "original_attempt_id", "attempt_id", "recovery_point", "lock_timeout",
+                                             "locked_until",        "retention",  "created_at",     "updated_at",
+                                             "finished_at",         "expires_at"};
+constexpr Oid kColTypes[kNumCols] = {NAMEOID,        REGROLEOID,     TEXTOID,        TEXTOID,     TEXTOID,
+                                     TEXTOID,        JSONBOID,       INT4OID,        TEXTOID,     TEXTOID,
+                                     TEXTOID,        INTERVALOID,    TIMESTAMPTZOID, INTERVALOID, TIMESTAMPTZOID,
+                                     TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID};
 
 }  // namespace
 
@@ -136,16 +139,17 @@ void rebuild_store(Relation rel) {
         }
         if (found == nullptr) store_missing(psprintf("column \"%s\" of idempotency_keys", kColNames[c]));
         if (found->atttypid != kColTypes[c]) {
-            const char* table = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
-                                                           RelationGetRelationName(rel));
+            const char* table =
+                quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)), RelationGetRelationName(rel));
             const char* want = format_type_be(kColTypes[c]);
-            ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                            errmsg("the id_gen idempotency store cannot use table %s: column \"%s\" has type %s, not %s",
-                                   table, kColNames[c], format_type_be(found->atttypid), want),
-                            errdetail("The store reads and writes the table's rows itself, with the column types it "
-                                      "was created with."),
-                            errhint("Change it back: ALTER TABLE %s ALTER COLUMN %s TYPE %s USING %s::%s.", table,
-                                    quote_identifier(kColNames[c]), want, quote_identifier(kColNames[c]), want)));
+            ereport(ERROR,
+                    (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                     errmsg("the id_gen idempotency store cannot use table %s: column \"%s\" has type %s, not %s",
+                            table, kColNames[c], format_type_be(found->atttypid), want),
+                     errdetail("The store reads and writes the table's rows itself, with the column types it "
+                               "was created with."),
+                     errhint("Change it back: ALTER TABLE %s ALTER COLUMN %s TYPE %s USING %s::%s.", table,
+                             quote_identifier(kColNames[c]), want, quote_identifier(kColNames[c]), want)));
         }
         g_store.att[c] = found->attnum;
     }
@@ -218,8 +222,9 @@ void check_table(const Store& st, Relation rel) {
         // The trigger's name is copied before table_name()'s catalog lookup, which can process
         // invalidations and rebuild the relcache entry that t belongs to.
         const char* tgname = pstrdup(t.tgname);
-        found = psprintf("%s \"%s\"", TRIGGER_FOR_ROW(t.tgtype) ? "trigger with a transition table" : "statement-level trigger",
-                         tgname);
+        found =
+            psprintf("%s \"%s\"",
+                     TRIGGER_FOR_ROW(t.tgtype) ? "trigger with a transition table" : "statement-level trigger", tgname);
         const char* table = table_name();
         hint = psprintf("Drop it: DROP TRIGGER %s ON %s.", quote_identifier(tgname), table);
     }

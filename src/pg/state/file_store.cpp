@@ -24,8 +24,8 @@ constexpr std::int64_t kUnitWaitMaxMs = 2000;
 // Whether a record's live state is this server run's own (written since this postmaster started,
 // for this epoch, by this server on this timeline).
 bool live_here(const StateRecord& r, const StateKey& k) noexcept {
-    return r.boot == static_cast<std::int64_t>(PgStartTime) && r.epoch_ms == k.epoch_ms &&
-           r.sysid == current_sysid() && r.timeline == current_timeline();
+    return r.boot == static_cast<std::int64_t>(PgStartTime) && r.epoch_ms == k.epoch_ms && r.sysid == current_sysid() &&
+           r.timeline == current_timeline();
 }
 
 void copy_live(StateRecord& r, const LiveState& live) noexcept {
@@ -128,8 +128,7 @@ public:
         return out;
     }
 
-    bool raise(Generator& g, std::int64_t want_ms, std::int64_t now_ms, std::int64_t& mark,
-               StateError& err) override {
+    bool raise(Generator& g, std::int64_t want_ms, std::int64_t now_ms, std::int64_t& mark, StateError& err) override {
         // Leases other backends hold were taken in a clock unit at most the current one, and each
         // issues only IDs of its own unit or later, while the clock stays in the unit it was taken
         // in. So a lease can serve an ID of `want_ms`'s unit or earlier only when that unit is the

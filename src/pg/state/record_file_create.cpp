@@ -85,8 +85,10 @@ bool create_state(const StateKey& k, const char* path, std::int64_t start_mark, 
             if (tfd < 0) {
                 ok = fail_errno(err, "create", tmp);
             } else {
-                if (!write_record_fd(tfd, r)) ok = fail_errno(err, "write", tmp);
-                else if (pg_fsync(tfd) != 0) ok = fail_errno(err, "fsync", tmp);
+                if (!write_record_fd(tfd, r))
+                    ok = fail_errno(err, "write", tmp);
+                else if (pg_fsync(tfd) != 0)
+                    ok = fail_errno(err, "fsync", tmp);
                 ::close(tfd);
                 if (ok && ::link(tmp, path) != 0 && errno != EEXIST) ok = fail_errno(err, "create", path);
                 ::unlink(tmp);

@@ -60,9 +60,10 @@ public:
                                                     std::int64_t now_ms, Step& out, StateError& err) {
         if (f == SharedFast::kFull) {
             err.code = Error::kCapacityExceeded;
-            err.detail = "all 4096 shared-memory generator slots are in use (each node layout, each (database, "
-                         "shard) and each launch used since the server started takes one); restart the server to "
-                         "free them";
+            err.detail =
+                "all 4096 shared-memory generator slots are in use (each node layout, each (database, "
+                "shard) and each launch used since the server started takes one); restart the server to "
+                "free them";
             return Outcome::kError;
         }
         if (f == SharedFast::kStepped && !step) {
@@ -77,8 +78,7 @@ public:
         return slow_round(g, now_ms, err);
     }
 
-    bool raise(Generator& g, std::int64_t want_ms, std::int64_t now_ms, std::int64_t& mark,
-               StateError& err) override {
+    bool raise(Generator& g, std::int64_t want_ms, std::int64_t now_ms, std::int64_t& mark, StateError& err) override {
         // Under the LWLock (taken with the file lock): no backend loads or extends this key's slot
         // while its file changes. The slot is unloaded when the mark moved, or when what it has
         // issued is not above `want_ms`'s unit (the saved mark leads the slot by the reserve, so a
@@ -179,8 +179,10 @@ private:
         SpinLockAcquire(&sh_->mutex);
         Slot* s = find_slot(sh_, g.key);
         if (live(s, g.key) && s->live.mark < mark) {
-            if (granted) g.marked(s->live, mark);
-            else s->live.mark = mark;
+            if (granted)
+                g.marked(s->live, mark);
+            else
+                s->live.mark = mark;
         }
         SpinLockRelease(&sh_->mutex);
     }

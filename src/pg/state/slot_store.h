@@ -99,8 +99,8 @@ template <bool kWantStep, class G>
         return shared_after_attempt(g, SharedFast::kStepped, r, now_ms, out, err);
     }
     SpinLockRelease(&sh->mutex);
-    return shared_after_attempt(g, s == nullptr ? SharedFast::kFull : SharedFast::kLoad, Result<Step>(Error::kNoOutcome),
-                                now_ms, out, err);
+    return shared_after_attempt(g, s == nullptr ? SharedFast::kFull : SharedFast::kLoad,
+                                Result<Step>(Error::kNoOutcome), now_ms, out, err);
 }
 
 // The segment of this backend's store when it is a shared one (shared memory or the DSM

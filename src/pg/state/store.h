@@ -70,15 +70,15 @@
 #include <cstdint>
 
 #include "core/base/result.h"
-#include "core/types/snowflake.h"
 #include "core/state/state_record.h"
+#include "core/types/snowflake.h"
 
 namespace idgen::pg {
 
 struct StateKey {
-    std::uint8_t kind;     // LayoutKind, or kDecimalStateKind
-    std::uint32_t db;      // 0 for node-level keys
-    std::int32_t number;   // 0 for node layouts, the shard number for shards, the launch for DecimalIds
+    std::uint8_t kind;    // LayoutKind, or kDecimalStateKind
+    std::uint32_t db;     // 0 for node-level keys
+    std::int32_t number;  // 0 for node layouts, the shard number for shards, the launch for DecimalIds
     std::int64_t epoch_ms;
 };
 

@@ -14,8 +14,8 @@
 #include <cstring>
 #include <type_traits>
 
-#include "pg/base/boundary.h"
 #include "core/base/bytes.h"
+#include "pg/base/boundary.h"
 
 extern "C" {
 #include "common/hashfn.h"
@@ -78,43 +78,43 @@ constexpr bool kFits = std::is_trivially_copyable_v<T> && sizeof(T) >= 8 && size
 
 }  // namespace idgen::pg::byte_type
 
-#define IDGEN_BYTE_TYPE_SUPPORT(prefix, T)                                                                  \
-    static_assert(::idgen::pg::byte_type::kFits<T>, #T " is not a plain array of at least 8 bytes");       \
-    static inline int prefix##_compare(FunctionCallInfo fcinfo) {                                           \
-        return ::idgen::pg::byte_type::cmp(::idgen::pg::byte_type::arg<T>(fcinfo, 0),                      \
-                                           ::idgen::pg::byte_type::arg<T>(fcinfo, 1));                      \
-    }                                                                                                       \
-    IDGEN_FUNCTION(prefix##_recv) {                                                                         \
-        return ::idgen::pg::byte_type::recv<T>(reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0)));        \
-    }                                                                                                       \
-    IDGEN_FUNCTION(prefix##_send) {                                                                         \
-        PG_RETURN_BYTEA_P(::idgen::pg::byte_type::send(::idgen::pg::byte_type::arg<T>(fcinfo, 0)));        \
-    }                                                                                                       \
-    IDGEN_FUNCTION(prefix##_eq) { PG_RETURN_BOOL(prefix##_compare(fcinfo) == 0); }                         \
-    IDGEN_FUNCTION(prefix##_ne) { PG_RETURN_BOOL(prefix##_compare(fcinfo) != 0); }                         \
-    IDGEN_FUNCTION(prefix##_lt) { PG_RETURN_BOOL(prefix##_compare(fcinfo) < 0); }                          \
-    IDGEN_FUNCTION(prefix##_le) { PG_RETURN_BOOL(prefix##_compare(fcinfo) <= 0); }                         \
-    IDGEN_FUNCTION(prefix##_gt) { PG_RETURN_BOOL(prefix##_compare(fcinfo) > 0); }                          \
-    IDGEN_FUNCTION(prefix##_ge) { PG_RETURN_BOOL(prefix##_compare(fcinfo) >= 0); }                         \
-    IDGEN_FUNCTION(prefix##_cmp) {                                                                          \
-        const int c = prefix##_compare(fcinfo);                                                             \
-        PG_RETURN_INT32(c < 0 ? -1 : (c > 0 ? 1 : 0));                                                      \
-    }                                                                                                       \
-    IDGEN_FUNCTION(prefix##_sortsupport) {                                                                  \
-        ::idgen::pg::byte_type::sortsupport<T>(reinterpret_cast<SortSupport>(PG_GETARG_POINTER(0)));       \
-        PG_RETURN_VOID();                                                                                   \
-    }                                                                                                       \
-    IDGEN_FUNCTION(prefix##_hash) {                                                                         \
-        return hash_any(::idgen::pg::byte_type::arg<T>(fcinfo, 0)->bytes, static_cast<int>(sizeof(T)));    \
-    }                                                                                                       \
-    IDGEN_FUNCTION(prefix##_hash_extended) {                                                                \
-        return hash_any_extended(::idgen::pg::byte_type::arg<T>(fcinfo, 0)->bytes,                          \
-                                 static_cast<int>(sizeof(T)), PG_GETARG_INT64(1));                          \
-    }                                                                                                       \
-    /* min()/max() transitions return one of their inputs: no copy. */                                      \
-    IDGEN_FUNCTION(prefix##_smaller) {                                                                      \
-        PG_RETURN_POINTER(prefix##_compare(fcinfo) <= 0 ? PG_GETARG_POINTER(0) : PG_GETARG_POINTER(1));     \
-    }                                                                                                       \
-    IDGEN_FUNCTION(prefix##_larger) {                                                                       \
-        PG_RETURN_POINTER(prefix##_compare(fcinfo) >= 0 ? PG_GETARG_POINTER(0) : PG_GETARG_POINTER(1));     \
+#define IDGEN_BYTE_TYPE_SUPPORT(prefix, T)                                                                      \
+    static_assert(::idgen::pg::byte_type::kFits<T>, #T " is not a plain array of at least 8 bytes");            \
+    static inline int prefix##_compare(FunctionCallInfo fcinfo) {                                               \
+        return ::idgen::pg::byte_type::cmp(::idgen::pg::byte_type::arg<T>(fcinfo, 0),                           \
+                                           ::idgen::pg::byte_type::arg<T>(fcinfo, 1));                          \
+    }                                                                                                           \
+    IDGEN_FUNCTION(prefix##_recv) {                                                                             \
+        return ::idgen::pg::byte_type::recv<T>(reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0)));             \
+    }                                                                                                           \
+    IDGEN_FUNCTION(prefix##_send) {                                                                             \
+        PG_RETURN_BYTEA_P(::idgen::pg::byte_type::send(::idgen::pg::byte_type::arg<T>(fcinfo, 0)));             \
+    }                                                                                                           \
+    IDGEN_FUNCTION(prefix##_eq) { PG_RETURN_BOOL(prefix##_compare(fcinfo) == 0); }                              \
+    IDGEN_FUNCTION(prefix##_ne) { PG_RETURN_BOOL(prefix##_compare(fcinfo) != 0); }                              \
+    IDGEN_FUNCTION(prefix##_lt) { PG_RETURN_BOOL(prefix##_compare(fcinfo) < 0); }                               \
+    IDGEN_FUNCTION(prefix##_le) { PG_RETURN_BOOL(prefix##_compare(fcinfo) <= 0); }                              \
+    IDGEN_FUNCTION(prefix##_gt) { PG_RETURN_BOOL(prefix##_compare(fcinfo) > 0); }                               \
+    IDGEN_FUNCTION(prefix##_ge) { PG_RETURN_BOOL(prefix##_compare(fcinfo) >= 0); }                              \
+    IDGEN_FUNCTION(prefix##_cmp) {                                                                              \
+        const int c = prefix##_compare(fcinfo);                                                                 \
+        PG_RETURN_INT32(c < 0 ? -1 : (c > 0 ? 1 : 0));                                                          \
+    }                                                                                                           \
+    IDGEN_FUNCTION(prefix##_sortsupport) {                                                                      \
+        ::idgen::pg::byte_type::sortsupport<T>(reinterpret_cast<SortSupport>(PG_GETARG_POINTER(0)));            \
+        PG_RETURN_VOID();                                                                                       \
+    }                                                                                                           \
+    IDGEN_FUNCTION(prefix##_hash) {                                                                             \
+        return hash_any(::idgen::pg::byte_type::arg<T>(fcinfo, 0)->bytes, static_cast<int>(sizeof(T)));         \
+    }                                                                                                           \
+    IDGEN_FUNCTION(prefix##_hash_extended) {                                                                    \
+        return hash_any_extended(::idgen::pg::byte_type::arg<T>(fcinfo, 0)->bytes, static_cast<int>(sizeof(T)), \
+                                 PG_GETARG_INT64(1));                                                           \
+    }                                                                                                           \
+    /* min()/max() transitions return one of their inputs: no copy. */                                          \
+    IDGEN_FUNCTION(prefix##_smaller) {                                                                          \
+        PG_RETURN_POINTER(prefix##_compare(fcinfo) <= 0 ? PG_GETARG_POINTER(0) : PG_GETARG_POINTER(1));         \
+    }                                                                                                           \
+    IDGEN_FUNCTION(prefix##_larger) {                                                                           \
+        PG_RETURN_POINTER(prefix##_compare(fcinfo) >= 0 ? PG_GETARG_POINTER(0) : PG_GETARG_POINTER(1));         \
     }

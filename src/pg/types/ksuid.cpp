@@ -1,14 +1,14 @@
 // id_gen: SQL entry points of the ksuid type (Segment's KSUID).
 #include <cstring>
 
-#include "pg/base/boundary.h"
-#include "pg/types/byte_type.h"
-#include "pg/types/bytea_hex.h"
 #include "core/base/bytes.h"
 #include "core/base/clock.h"
 #include "core/types/ksuid.h"
-#include "pg/generators/backend_entropy.h"
+#include "pg/base/boundary.h"
 #include "pg/base/pg_time.h"
+#include "pg/generators/backend_entropy.h"
+#include "pg/types/byte_type.h"
+#include "pg/types/bytea_hex.h"
 
 extern "C" {
 #include "common/hashfn.h"
@@ -32,7 +32,6 @@ Datum return_ksuid(const Ksuid& id) {
     *out = id;
     return PointerGetDatum(out);
 }
-
 
 // Per process (a process a backend forks starts afresh, see PerProcess); trivially destructible.
 idgen::PerProcess<idgen::KsuidGenerator> g_generator;
@@ -66,7 +65,8 @@ IDGEN_BYTE_TYPE_SUPPORT(ksuid, idgen::Ksuid)
 
 IDGEN_FUNCTION(gen_ksuid) {
     auto id = g_generator.get().next(idgen::unix_time_ns() / 1000000000, idgen::pg::backend_entropy());
-    if (!id) return failure.fail(id.error(), kType, "the clock is outside 2014-05-13 16:53:20+00 .. 2150-06-19 23:21:35+00");
+    if (!id)
+        return failure.fail(id.error(), kType, "the clock is outside 2014-05-13 16:53:20+00 .. 2150-06-19 23:21:35+00");
     return return_ksuid(*id);
 }
 

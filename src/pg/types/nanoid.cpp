@@ -2,9 +2,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "pg/base/boundary.h"
-#include "core/types/nanoid.h"
 #include "core/base/clock.h"
+#include "core/types/nanoid.h"
+#include "pg/base/boundary.h"
 #include "pg/generators/backend_entropy.h"
 
 extern "C" {
@@ -32,13 +32,12 @@ bool g_default_ready = false;
                             errhint("Give each character once: a repeated one would be drawn more often.")));
             break;
         case idgen::NanoidAlphabetCheck::kMultibyte:
-            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                            errmsg("NanoID alphabet has a multibyte character"),
-                            errhint("The alphabet is 2 to 255 distinct single-byte characters (ASCII in UTF-8).")));
+            ereport(ERROR,
+                    (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("NanoID alphabet has a multibyte character"),
+                     errhint("The alphabet is 2 to 255 distinct single-byte characters (ASCII in UTF-8).")));
             break;
         case idgen::NanoidAlphabetCheck::kNul:
-        case idgen::NanoidAlphabetCheck::kValid:
-            break;
+        case idgen::NanoidAlphabetCheck::kValid: break;
     }
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("invalid NanoID alphabet")));
     pg_unreachable();
@@ -49,16 +48,15 @@ bool g_default_ready = false;
 IDGEN_FUNCTION(gen_nanoid) {
     const int32 size = PG_GETARG_INT32(0);
     if (size < static_cast<int32>(idgen::kNanoidMinSize) || size > static_cast<int32>(idgen::kNanoidMaxSize))
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("NanoID size %d is out of range", size), errhint("The size is 1 to 255 characters.")));
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("NanoID size %d is out of range", size),
+                        errhint("The size is 1 to 255 characters.")));
     const text* alphabet_text = PG_GETARG_TEXT_PP(1);
     const char* a = VARDATA_ANY(alphabet_text);
     const std::size_t n = VARSIZE_ANY_EXHDR(alphabet_text);
     // The default alphabet (the common call) is checked once; any other every call.
     const idgen::NanoidAlphabet* alphabet;
     static idgen::NanoidAlphabet given;
-    if (n == sizeof idgen::kNanoidDefaultAlphabet - 1 &&
-        memcmp(a, idgen::kNanoidDefaultAlphabet, n) == 0) {
+    if (n == sizeof idgen::kNanoidDefaultAlphabet - 1 && memcmp(a, idgen::kNanoidDefaultAlphabet, n) == 0) {
         if (!g_default_ready) {
             (void)idgen::nanoid_alphabet(idgen::kNanoidDefaultAlphabet, n, false, g_default);
             g_default_ready = true;
@@ -71,8 +69,8 @@ IDGEN_FUNCTION(gen_nanoid) {
     }
     text* out = static_cast<text*>(palloc(VARHDRSZ + size));
     SET_VARSIZE(out, VARHDRSZ + size);
-    const idgen::Error e = idgen::nanoid_generate(*alphabet, static_cast<std::size_t>(size),
-                                                  idgen::pg::backend_entropy(), VARDATA(out));
+    const idgen::Error e =
+        idgen::nanoid_generate(*alphabet, static_cast<std::size_t>(size), idgen::pg::backend_entropy(), VARDATA(out));
     if (e != idgen::Error::kOk) return failure.fail(e, "nanoid", "gen_nanoid");
     PG_RETURN_TEXT_P(out);
 }

@@ -1,12 +1,12 @@
 // id_gen: SQL entry points of the objectid type (MongoDB ObjectId).
 #include <cstring>
 
-#include "pg/base/boundary.h"
-#include "pg/types/byte_type.h"
 #include "core/base/bytes.h"
 #include "core/base/clock.h"
 #include "core/types/objectid.h"
+#include "pg/base/boundary.h"
 #include "pg/base/pg_time.h"
+#include "pg/types/byte_type.h"
 
 extern "C" {
 #include "common/hashfn.h"
@@ -35,7 +35,6 @@ Datum return_oid(const ObjectId& id) {
     *out = id;
     return PointerGetDatum(out);
 }
-
 
 // Per backend. Trivially destructible; seeded on first use in this process (see ObjectIdGenerator).
 idgen::ObjectIdGenerator g_generator;
@@ -116,7 +115,8 @@ IDGEN_FUNCTION(gen_objectid_at) {
 
 IDGEN_FUNCTION(objectid_time) {
     const ObjectId* id = arg_oid(fcinfo, 0);
-    PG_RETURN_TIMESTAMPTZ(idgen::pg::unix_ms_to_timestamptz(static_cast<std::int64_t>(idgen::objectid_seconds(*id)) * 1000));
+    PG_RETURN_TIMESTAMPTZ(
+        idgen::pg::unix_ms_to_timestamptz(static_cast<std::int64_t>(idgen::objectid_seconds(*id)) * 1000));
 }
 
 IDGEN_FUNCTION(objectid_lower) {

@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "pg/base/boundary.h"
 #include "core/types/uuidv7.h"
+#include "pg/base/boundary.h"
 #include "pg/base/pg_time.h"
 
 extern "C" {

@@ -15,8 +15,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "pg/base/boundary.h"
 #include "core/base/bytes.h"
+#include "pg/base/boundary.h"
 
 extern "C" {
 #include "libpq/pqformat.h"
@@ -156,24 +156,14 @@ Datum decode_128(FunctionCallInfo fcinfo, Failure& failure) {
 // Defines the ten SQL entry points of one codec: PREFIX_64_in, PREFIX_64_out, PREFIX_64_recv,
 // PREFIX_64_from_int8, PREFIX_encode_int8, PREFIX_decode_int8, PREFIX_128_in, PREFIX_128_out,
 // PREFIX_encode_128, PREFIX_decode_128 (the C names the SQL script binds).
-#define IDGEN_RADIX_TEXT_FUNCTIONS(PREFIX, CODEC)                                                   \
-    IDGEN_FUNCTION(PREFIX##_64_in) { return ::idgen::pg::radix_text::in64<CODEC>(fcinfo, failure); } \
-    IDGEN_FUNCTION(PREFIX##_64_out) { return ::idgen::pg::radix_text::out64<CODEC>(fcinfo, failure); } \
-    IDGEN_FUNCTION(PREFIX##_64_recv) { return ::idgen::pg::radix_text::recv64<CODEC>(fcinfo, failure); } \
-    IDGEN_FUNCTION(PREFIX##_64_from_int8) {                                                         \
-        return ::idgen::pg::radix_text::from_int8<CODEC>(fcinfo, failure);                          \
-    }                                                                                               \
-    IDGEN_FUNCTION(PREFIX##_encode_int8) {                                                          \
-        return ::idgen::pg::radix_text::encode_int8<CODEC>(fcinfo, failure);                        \
-    }                                                                                               \
-    IDGEN_FUNCTION(PREFIX##_decode_int8) {                                                          \
-        return ::idgen::pg::radix_text::decode_int8<CODEC>(fcinfo, failure);                        \
-    }                                                                                               \
-    IDGEN_FUNCTION(PREFIX##_128_in) { return ::idgen::pg::radix_text::in128<CODEC>(fcinfo, failure); } \
-    IDGEN_FUNCTION(PREFIX##_128_out) { return ::idgen::pg::radix_text::out128<CODEC>(fcinfo, failure); } \
-    IDGEN_FUNCTION(PREFIX##_encode_128) {                                                           \
-        return ::idgen::pg::radix_text::encode_128<CODEC>(fcinfo, failure);                         \
-    }                                                                                               \
-    IDGEN_FUNCTION(PREFIX##_decode_128) {                                                           \
-        return ::idgen::pg::radix_text::decode_128<CODEC>(fcinfo, failure);                         \
-    }
+#define IDGEN_RADIX_TEXT_FUNCTIONS(PREFIX, CODEC)                                                                 \
+    IDGEN_FUNCTION(PREFIX##_64_in) { return ::idgen::pg::radix_text::in64<CODEC>(fcinfo, failure); }              \
+    IDGEN_FUNCTION(PREFIX##_64_out) { return ::idgen::pg::radix_text::out64<CODEC>(fcinfo, failure); }            \
+    IDGEN_FUNCTION(PREFIX##_64_recv) { return ::idgen::pg::radix_text::recv64<CODEC>(fcinfo, failure); }          \
+    IDGEN_FUNCTION(PREFIX##_64_from_int8) { return ::idgen::pg::radix_text::from_int8<CODEC>(fcinfo, failure); }  \
+    IDGEN_FUNCTION(PREFIX##_encode_int8) { return ::idgen::pg::radix_text::encode_int8<CODEC>(fcinfo, failure); } \
+    IDGEN_FUNCTION(PREFIX##_decode_int8) { return ::idgen::pg::radix_text::decode_int8<CODEC>(fcinfo, failure); } \
+    IDGEN_FUNCTION(PREFIX##_128_in) { return ::idgen::pg::radix_text::in128<CODEC>(fcinfo, failure); }            \
+    IDGEN_FUNCTION(PREFIX##_128_out) { return ::idgen::pg::radix_text::out128<CODEC>(fcinfo, failure); }          \
+    IDGEN_FUNCTION(PREFIX##_encode_128) { return ::idgen::pg::radix_text::encode_128<CODEC>(fcinfo, failure); }   \
+    IDGEN_FUNCTION(PREFIX##_decode_128) { return ::idgen::pg::radix_text::decode_128<CODEC>(fcinfo, failure); }

@@ -2,9 +2,9 @@
 // range helpers, base36 text, and the node generators gen_snowflake().
 #include <cstring>
 
-#include "pg/base/boundary.h"
 #include "core/text/base36.h"
 #include "core/types/snowflake.h"
+#include "pg/base/boundary.h"
 #include "pg/base/pg_time.h"
 #include "pg/generators/generators.h"
 
@@ -21,10 +21,10 @@ namespace {
 constexpr const char* kType = "snowflake";
 
 void raise_bad_layout_name(text* name) {
-    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                    errmsg("unknown snowflake layout \"%s\"", text_to_cstring(name)),
-                    errhint("Built-in layouts are twitter, instagram, sonyflake and javascript; "
-                            "for any other, pass the epoch and the time, node and sequence widths.")));
+    ereport(ERROR,
+            (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown snowflake layout \"%s\"", text_to_cstring(name)),
+             errhint("Built-in layouts are twitter, instagram, sonyflake and javascript; "
+                     "for any other, pass the epoch and the time, node and sequence widths.")));
 }
 
 // A built-in layout named by text argument `n`. Raises for an unknown name.
@@ -47,10 +47,11 @@ SnowflakeLayout custom_layout_arg(FunctionCallInfo fcinfo, int n) {
                         errhint("Pass the instant of time 0 of the layout, for example '2020-01-01 00:00:00+00'.")));
     auto l = idgen::snowflake_custom_layout(idgen::pg::timestamptz_to_unix_ms(epoch), tb, nb, sb);
     if (!l)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("invalid custom snowflake layout: time_bits %d, node_bits %d, sequence_bits %d", tb, nb, sb),
-                        errhint("time_bits must be 1 to 63, node_bits and sequence_bits 0 to 31, together at most 63 "
-                                "(the sign bit stays 0); the epoch must be a finite time.")));
+        ereport(ERROR,
+                (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                 errmsg("invalid custom snowflake layout: time_bits %d, node_bits %d, sequence_bits %d", tb, nb, sb),
+                 errhint("time_bits must be 1 to 63, node_bits and sequence_bits 0 to 31, together at most 63 "
+                         "(the sign bit stays 0); the epoch must be a finite time.")));
     return *l;
 }
 
@@ -97,14 +98,10 @@ IDGEN_FUNCTION(snowflake_recv) {
 }
 
 // bigint -> snowflake: every value must be >= 1.
-IDGEN_FUNCTION(snowflake_from_int8) {
-    return checked_snowflake(PG_GETARG_INT64(0), failure);
-}
+IDGEN_FUNCTION(snowflake_from_int8) { return checked_snowflake(PG_GETARG_INT64(0), failure); }
 
 // integer -> snowflake (explicit), so 1::snowflake works: every value must be >= 1.
-IDGEN_FUNCTION(snowflake_from_int4) {
-    return checked_snowflake(PG_GETARG_INT32(0), failure);
-}
+IDGEN_FUNCTION(snowflake_from_int4) { return checked_snowflake(PG_GETARG_INT32(0), failure); }
 
 IDGEN_FUNCTION(snowflake_time) {
     const std::int64_t id = PG_GETARG_INT64(0);
@@ -166,19 +163,19 @@ IDGEN_FUNCTION(snowflake_from_base36) {
 // gen_snowflake() / gen_snowflake(layout): the node number comes from id_gen.node_id.
 IDGEN_FUNCTION(gen_snowflake) {
     const SnowflakeLayout l = PG_NARGS() == 0 ? idgen::twitter_layout() : named_layout_arg(fcinfo, 0);
-    const char* lname = l.kind == idgen::LayoutKind::kTwitter     ? "twitter"
-                        : l.kind == idgen::LayoutKind::kSonyflake ? "sonyflake"
+    const char* lname = l.kind == idgen::LayoutKind::kTwitter      ? "twitter"
+                        : l.kind == idgen::LayoutKind::kSonyflake  ? "sonyflake"
                         : l.kind == idgen::LayoutKind::kJavascript ? "javascript"
                                                                    : "instagram";
     if (l.kind == idgen::LayoutKind::kInstagram)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("gen_snowflake() does not generate the instagram layout"),
-                        errhint("Instagram-style IDs carry a shard number: use create_shard() and the shard's next_id().")));
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("gen_snowflake() does not generate the instagram layout"),
+             errhint("Instagram-style IDs carry a shard number: use create_shard() and the shard's next_id().")));
     idgen::pg::require_writable("gen_snowflake()");
     const int node = idgen::pg::g_node_id;
     if (node < 0)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("id_gen.node_id is not set"),
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("id_gen.node_id is not set"),
                         errhint("Give this server a node number unique among the servers issuing snowflakes "
                                 "(0 to %u for the %s layout) in postgresql.conf, or with LOAD 'id_gen'; "
                                 "ALTER SYSTEM SET id_gen.node_id = <n>; SELECT pg_reload_conf(); (without "

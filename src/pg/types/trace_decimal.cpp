@@ -3,9 +3,9 @@
 // machinery (generators.h) over the trace state layout; DecimalIds by decimal_issue().
 #include <cstdint>
 
-#include "pg/base/boundary.h"
 #include "core/types/snowflake.h"
 #include "core/types/trace_decimal.h"
+#include "pg/base/boundary.h"
 #include "pg/base/pg_time.h"
 #include "pg/generators/generators.h"
 
@@ -37,8 +37,7 @@ IDGEN_FUNCTION(gen_trace_id) {
     idgen::pg::require_writable("gen_trace_id()");
     const int node = idgen::pg::g_node_id;
     if (node < 0)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("id_gen.node_id is not set"),
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("id_gen.node_id is not set"),
                         errhint("Give this server a node number unique among the servers issuing TraceIds "
                                 "(0 to %u) in postgresql.conf, or with LOAD 'id_gen'; ALTER SYSTEM SET "
                                 "id_gen.node_id = <n>; SELECT pg_reload_conf(); (without shared_preload_libraries, "
@@ -106,9 +105,9 @@ IDGEN_FUNCTION(trace_id_is_valid) {
                           static_cast<long double>(skew->day) * SECS_PER_DAY +
                           static_cast<long double>(skew->month) * DAYS_PER_MONTH * SECS_PER_DAY;
     if (s < 0)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("the allowed skew of a TraceId must not be negative"),
-                        errhint("Pass how far from the reference time an ID's time may be, for example '1 day'.")));
+        ereport(ERROR,
+                (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("the allowed skew of a TraceId must not be negative"),
+                 errhint("Pass how far from the reference time an ID's time may be, for example '1 day'.")));
     // More than half a period allows every time: the nearest period is at most that far.
     const std::int64_t skew_s = s > idgen::kTracePeriodS ? idgen::kTracePeriodS : static_cast<std::int64_t>(s);
     PG_RETURN_BOOL(idgen::trace_check(id, ref_s, skew_s) == idgen::TraceCheck::kValid);
@@ -162,17 +161,16 @@ IDGEN_FUNCTION(gen_decimal_id) {
     idgen::pg::require_writable("gen_decimal_id()");
     const int launch = idgen::pg::g_launch_id;
     if (launch < 0)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("id_gen.launch_id is not set"),
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("id_gen.launch_id is not set"),
                         errhint("Give this server a launch number from 1 to 99999, unique among the servers issuing "
                                 "DecimalIds, in postgresql.conf, or with LOAD 'id_gen'; ALTER SYSTEM SET "
                                 "id_gen.launch_id = <n>; SELECT pg_reload_conf(); (without shared_preload_libraries, "
                                 "a session that has not loaded the library may not know the setting).")));
     if (launch == 0 && !idgen::pg::g_enable_test_clock)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("id_gen.launch_id = 0 is for test servers only"),
-                        errhint("Set id_gen.launch_id to a number from 1 to 99999 (0 is accepted only on a server "
-                                "started with id_gen.enable_test_clock = on).")));
+        ereport(ERROR,
+                (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("id_gen.launch_id = 0 is for test servers only"),
+                 errhint("Set id_gen.launch_id to a number from 1 to 99999 (0 is accepted only on a server "
+                         "started with id_gen.enable_test_clock = on).")));
     const char* detail = "";
     idgen::pg::DecimalRefusal refusal = idgen::pg::DecimalRefusal::kNone;
     auto id = idgen::pg::decimal_issue(static_cast<std::uint32_t>(launch), detail, refusal);
@@ -181,13 +179,15 @@ IDGEN_FUNCTION(gen_decimal_id) {
             ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
                             errmsg("decimal_id generator numbers of launch %d are used up", launch),
                             errdetail("Each server start (and every 922337202 IDs) takes a generator number; "
-                                      "launch %d has had all 100000.", launch),
+                                      "launch %d has had all 100000.",
+                                      launch),
                             errhint("Set id_gen.launch_id to a launch number no server has used (1 to 99999), "
                                     "then reload the configuration.")));
         if (refusal == idgen::pg::DecimalRefusal::kForeignRecord)
             ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                             errmsg("decimal_id generator counter of launch %d was written by another server or "
-                                   "timeline", launch),
+                                   "timeline",
+                                   launch),
                             errdetail("%s. This server may be a copy, a restored backup or a promoted standby: the "
                                       "server the counter came from may have used generator numbers since.",
                                       detail),
@@ -196,7 +196,8 @@ IDGEN_FUNCTION(gen_decimal_id) {
         if (id.error() == idgen::Error::kStateDamaged)
             ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("decimal_id generator state: %s", detail),
                             errdetail("No ID was issued: the file holds the last generator number of launch %d, "
-                                      "and it cannot be read.", launch),
+                                      "and it cannot be read.",
+                                      launch),
                             errhint("Restore the file from a backup of the data directory, or set id_gen.launch_id "
                                     "to a launch number no server has used. Do not remove the file: a new one "
                                     "would hand out generator numbers of this launch again.")));

@@ -1,11 +1,11 @@
 // id_gen: SQL entry points of the ulid type.
 #include <cstring>
 
-#include "pg/base/boundary.h"
-#include "core/types/ulid.h"
-#include "pg/generators/backend_entropy.h"
 #include "core/base/clock.h"
+#include "core/types/ulid.h"
+#include "pg/base/boundary.h"
 #include "pg/base/pg_time.h"
+#include "pg/generators/backend_entropy.h"
 
 extern "C" {
 #include "libpq/pqformat.h"

@@ -3,12 +3,12 @@
 // 0.3.0, which reads versions 1, 6 and 7.
 #include <cstdint>
 
-#include "pg/base/boundary.h"
-#include "pg/types/pg_uuid.h"
-#include "core/types/uuidv6.h"
 #include "core/base/clock.h"
-#include "pg/generators/backend_entropy.h"
+#include "core/types/uuidv6.h"
+#include "pg/base/boundary.h"
 #include "pg/base/pg_time.h"
+#include "pg/generators/backend_entropy.h"
+#include "pg/types/pg_uuid.h"
 
 extern "C" {
 #include "utils/timestamp.h"

@@ -11,13 +11,13 @@
 #include <cstdint>
 #include <cstring>
 
-#include "pg/base/boundary.h"
-#include "pg/types/pg_uuid.h"
-#include "core/types/uuidv7.h"
 #include "core/base/clock.h"
-#include "pg/generators/backend_entropy.h"
-#include "pg/types/uuidv7_sequence.h"
+#include "core/types/uuidv7.h"
+#include "pg/base/boundary.h"
 #include "pg/base/pg_time.h"
+#include "pg/generators/backend_entropy.h"
+#include "pg/types/pg_uuid.h"
+#include "pg/types/uuidv7_sequence.h"
 
 extern "C" {
 #include "utils/fmgrprotos.h"
@@ -38,9 +38,9 @@ constexpr const char* kType = "uuid";
 // from the prologue of gen_uuidv7_shift: only trivially destructible locals are live there.
 [[noreturn]] void raise_shift_out_of_range(bool infinite_interval) {
     if (infinite_interval)
-        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-                        errmsg("interval out of range for UUID version 7"),
-                        errdetail("UUID version 7 does not support infinite intervals.")));
+        ereport(ERROR,
+                (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("interval out of range for UUID version 7"),
+                 errdetail("UUID version 7 does not support infinite intervals.")));
     ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range for UUID version 7"),
                     errdetail("UUID version 7 supports timestamps from 1970-01-01 to approximately year 10889.")));
     pg_unreachable();
@@ -100,9 +100,7 @@ IDGEN_FUNCTION(uuid_time) { return return_time(fcinfo, idgen::uuid_time(*arg_uui
 
 IDGEN_FUNCTION(uuidv7_time) { return return_time(fcinfo, idgen::uuidv7_time(*arg_uuid(fcinfo, 0))); }
 
-IDGEN_FUNCTION(uuidv7_time_precise) {
-    return return_time(fcinfo, idgen::uuidv7_time_precise(*arg_uuid(fcinfo, 0)));
-}
+IDGEN_FUNCTION(uuidv7_time_precise) { return return_time(fcinfo, idgen::uuidv7_time_precise(*arg_uuid(fcinfo, 0))); }
 
 IDGEN_FUNCTION(uuidv7_lower) {
     TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);

@@ -2,14 +2,14 @@
 // transaction ID type, so the SQL type has another name; its functions keep the xid_ prefix).
 #include <cstring>
 
-#include "pg/base/boundary.h"
-#include "pg/types/byte_type.h"
-#include "pg/types/bytea_hex.h"
 #include "core/base/bytes.h"
 #include "core/base/clock.h"
 #include "core/types/objectid.h"
 #include "core/types/xid.h"
+#include "pg/base/boundary.h"
 #include "pg/base/pg_time.h"
+#include "pg/types/byte_type.h"
+#include "pg/types/bytea_hex.h"
 
 extern "C" {
 #include "access/xlog.h"
@@ -34,7 +34,6 @@ Datum return_xid(const Xid& id) {
     *out = id;
     return PointerGetDatum(out);
 }
-
 
 // Per backend. Trivially destructible; the counter's start is drawn on first use in this process
 // and again after a fork (XidGenerator keys it by the process id, as gen_objectid does).
@@ -93,7 +92,8 @@ IDGEN_BYTE_TYPE_SUPPORT(rsxid, idgen::Xid)
 
 IDGEN_FUNCTION(gen_xid) {
     const std::uint32_t machine = machine_id();
-    auto id = g_generator.next(idgen::unix_time_ns() / 1000000000, machine, idgen::objectid_process_id(), g_kernel_bytes);
+    auto id =
+        g_generator.next(idgen::unix_time_ns() / 1000000000, machine, idgen::objectid_process_id(), g_kernel_bytes);
     if (!id) return failure.fail(id.error(), kType, "the clock is past 2106-02-07 06:28:15+00");
     return return_xid(*id);
 }

@@ -14,6 +14,7 @@ int main() {
     const bool ok = id_gen::Ulid::parse(a.to_string()) == a && a < b && s.node() == 7 && u.version() == 7 &&
                     id_gen::PrefixedId::parse("acct", id_gen::PrefixedId("acct", u).to_string()).id() == u &&
                     std::string(id_gen::version()) == ID_GEN_VERSION_STRING;
-    std::cout << "consumer " << id_gen::version() << " " << a << " " << s << " " << u << (ok ? " ok" : " FAILED") << "\n";
+    std::cout << "consumer " << id_gen::version() << " " << a << " " << s << " " << u << (ok ? " ok" : " FAILED")
+              << "\n";
     return ok ? 0 : 1;
 }
