@@ -26,6 +26,8 @@ if [ "$demo" -eq 0 ]; then
     cmake pkg-config postgresql-contrib
     libpq-dev libpqxx-dev libgtest-dev
     clang-14 libclang-rt-14-dev llvm-14
+    # test/package/format_test.sh: the C++ sources against .clang-format
+    clang-format-14
     # scripts/pg_versions.sh: building PostgreSQL 17 and 18 from source (17+ tarballs need bison/flex)
     bison flex libreadline-dev zlib1g-dev curl ca-certificates
     # scripts/package.sh and test/package/deb_test.sh: Debian's packaging tools (pg_buildext comes

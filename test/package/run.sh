@@ -7,7 +7,7 @@
 # (bench_report_test.sh), the test command's server log check on saved log lines
 # (server_logs_test.sh), the install script built from src/sql against the newest released one
 # (install_script_test.pl), and the source layout's maps, every folder's README.md listing its
-# files (layout_test.sh). Ends with "N passed, N failed" like the test command.
+# files (layout_test.sh), and the C++ sources against .clang-format (format_test.sh). Ends with "N passed, N failed" like the test command.
 #   PG_CONFIG, IDGEN_DEMO_PORT   passed on to demo_test.sh (PG_CONFIG also to install_script_test.pl)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -35,6 +35,8 @@ PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config} timeout -k 10 120 p
 install_script_rc=${PIPESTATUS[0]}
 timeout -k 10 120 "$here/layout_test.sh" 2>&1 | tee -a "$log"
 layout_rc=${PIPESTATUS[0]}
+timeout -k 10 300 "$here/format_test.sh" 2>&1 | tee -a "$log"
+format_rc=${PIPESTATUS[0]}
 p=$(grep -cE '^ok [0-9]+' "$log")
 f=$(grep -cE '^not ok [0-9]+' "$log")
 # A script that stopped without failing a check (a crash, the timeout) is a failure.
@@ -47,5 +49,6 @@ if [ "$bench_report_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 if [ "$server_logs_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 if [ "$install_script_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 if [ "$layout_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
+if [ "$format_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
 echo "$p passed, $f failed"
 [ "$f" -eq 0 ]
