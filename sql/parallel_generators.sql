@@ -37,7 +37,7 @@ SET parallel_leader_participation = off;  -- the workers scan every row
 -- (Under debug_discard_caches, a server with assertions in the long test run, every statement
 -- and worker rebuilds its caches: fewer rows and statements there, below and in
 -- check_generators(); what is printed does not depend on them.)
-SELECT CASE WHEN current_setting('debug_discard_caches')::int > 0 THEN 200 ELSE 20000 END AS n_src \gset
+SELECT CASE WHEN current_setting('debug_discard_caches')::int > 0 THEN 2000 ELSE 20000 END AS n_src \gset
 CREATE TABLE parallel_src AS SELECT g AS n FROM generate_series(1, :n_src) g;
 ANALYZE parallel_src;
 SELECT prefix_register('pst', 'parallel test') IS NULL AS registered;
