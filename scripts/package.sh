@@ -22,8 +22,24 @@ for tool in dpkg-buildpackage dh pg_buildext; do
   command -v "$tool" >/dev/null || { echo "package.sh: $tool is missing: run scripts/deps.sh (debhelper, postgresql-server-dev-all)" >&2; exit 1; }
 done
 jobs=${IDGEN_PACKAGE_JOBS:-$(nproc 2>/dev/null || echo 2)}
-W=$(mktemp -d -t id_gen_package.XXXXXX)
-trap 'rm -rf "$W"' EXIT
+# Compiled through ccache when lib.sh finds it (its cache, its settings), in a directory whose
+# path does not change between runs or clones: dpkg-buildflags writes the build path into the
+# compiler's flags (-ffile-prefix-map), so a build under a fresh temporary path would never hit
+# the cache. One build at a time there (a lock); IDGEN_PACKAGE_BUILD_DIR moves it.
+# shellcheck source=lib.sh
+source "$ROOT/scripts/lib.sh"
+if [ -n "$ccache_launch" ] && [ -d /usr/lib/ccache ]; then
+  export PATH="/usr/lib/ccache:$PATH"
+  W=${IDGEN_PACKAGE_BUILD_DIR:-$(dirname "$CCACHE_DIR")/deb-build}
+  mkdir -p "$W"
+  exec 8>"$W.lock"
+  flock 8
+  rm -rf "${W:?}"/*
+  trap 'rm -rf "${W:?}"/*' EXIT
+else
+  W=$(mktemp -d -t id_gen_package.XXXXXX)
+  trap 'rm -rf "$W"' EXIT
+fi
 zip=$("$ROOT/scripts/release.sh" --worktree --out "$W")
 version=$(basename "$zip" .zip)
 version=${version#id_gen-}
