@@ -188,8 +188,8 @@ run_job() { # run_job NAME COMMAND...: runs a job, its log in $RUN/NAME.log
   echo "$rc $(($(date +%s) - t0))" >"$RUN/$1.rc"
   return "$rc"
 }
-package_job() {
-  PG_CONFIG=$PG_CONFIG IDGEN_DEMO_PORT=$IDGEN_TEST_PORT "$ROOT/test/package/run.sh"
+package_job() { # package_job PART: test/package/run.sh --part PART
+  PG_CONFIG=$PG_CONFIG IDGEN_DEMO_PORT=$IDGEN_TEST_PORT "$ROOT/test/package/run.sh" --part "$1"
 }
 version_job() { # version_job MAJOR K: the server layers of MAJOR on the K-th version's ports
   local pgc
@@ -207,16 +207,18 @@ any_selected() { local l; for l in "$@"; do idgen_layer_selected "$l" && return 
 package_major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 do_package=0
 idgen_layer_selected package && do_package=1
-# Lanes run side by side; the jobs of a lane one after another. The package layer installs into
-# the server it demonstrates (Debian's 15) and so does that version's job: one lane.
+# Lanes run side by side; the jobs of a lane one after another. The package layer's checks that
+# install into the server they demonstrate (Debian's 15: the demo, the .deb packages) share a
+# lane with that version's job, after it; its other checks run beside everything.
 lanes=()
+[ "$do_package" = 1 ] && { lanes+=("package"); job_names+=("package"); }
 k=0
 for v in $IDGEN_PG_VERSIONS; do
   if any_selected sql integration readme reference library fault citus release; then
     job_names+=("PostgreSQL $v")
     if [ "$do_package" = 1 ] && [ "$v" = "$package_major" ]; then
-      lanes+=("package|PostgreSQL $v:$v:$k")
-      job_names=("package" "${job_names[@]}")
+      lanes+=("PostgreSQL $v:$v:$k|package on $v")
+      job_names+=("package on $v")
       do_package=2
     else
       lanes+=("PostgreSQL $v:$v:$k")
@@ -224,14 +226,15 @@ for v in $IDGEN_PG_VERSIONS; do
   fi
   k=$((k + 1))
 done
-if [ "$do_package" = 1 ]; then lanes=("package" "${lanes[@]}"); job_names=("package" "${job_names[@]}"); fi
+if [ "$do_package" = 1 ]; then lanes+=("package on $package_major"); job_names+=("package on $package_major"); fi
 if any_selected unit library fuzz; then lanes+=("serverless"); job_names+=("serverless"); fi
 
-run_lane() { # run_lane "JOB|JOB...": a job is package, serverless, or "PostgreSQL V:V:K"
+run_lane() { # run_lane "JOB|JOB...": package, "package on V", serverless, or "PostgreSQL V:V:K"
   local j IFS='|'
   for j in $1; do
     case $j in
-      package) run_job package package_job ;;
+      package) run_job package package_job files ;;
+      "package on "*) run_job "$j" package_job server ;;
       serverless) run_job serverless serverless_job ;;
       *) IFS=: read -r name v kk <<<"$j"; run_job "$name" version_job "$v" "$kk" ;;
     esac

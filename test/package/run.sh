@@ -8,47 +8,45 @@
 # (server_logs_test.sh), the install script built from src/sql against the newest released one
 # (install_script_test.pl), and the source layout's maps, every folder's README.md listing its
 # files (layout_test.sh), and the C++ sources against .clang-format (format_test.sh). Ends with "N passed, N failed" like the test command.
+#   test/package/run.sh [--part files|server]
+#     files    every check but the two that install into the server (the test command runs this
+#              part beside the versions' jobs)
+#     server   demo_test.sh and deb_test.sh, which install into $PG_CONFIG's server (Debian's 15):
+#              the test command runs them after that version's job, which uses the same server
+#     (no --part: both)
 #   PG_CONFIG, IDGEN_DEMO_PORT   passed on to demo_test.sh (PG_CONFIG also to install_script_test.pl)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+part=all
+if [ "${1:-}" = --part ]; then part=${2:?--part files|server}; fi
+case $part in all|files|server) ;; *) echo "usage: $0 [--part files|server]" >&2; exit 2 ;; esac
+export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-perl "$here/meta_test.pl" 2>&1 | tee "$log"
-meta_rc=${PIPESTATUS[0]}
-timeout -k 10 600 "$here/demo_test.sh" 2>&1 | tee -a "$log"
-demo_rc=${PIPESTATUS[0]}
-timeout -k 10 900 "$here/library_test.sh" 2>&1 | tee -a "$log"
-library_rc=${PIPESTATUS[0]}
-t0=$SECONDS
-timeout -k 10 1200 "$here/deb_test.sh" 2>&1 | tee -a "$log"
-deb_rc=${PIPESTATUS[0]}
-echo "# deb test: $((SECONDS - t0)) s"
-t0=$SECONDS
-timeout -k 10 600 "$here/dist_test.sh" 2>&1 | tee -a "$log"
-dist_rc=${PIPESTATUS[0]}
-echo "# dist test: $((SECONDS - t0)) s"
-timeout -k 10 120 "$here/bench_report_test.sh" 2>&1 | tee -a "$log"
-bench_report_rc=${PIPESTATUS[0]}
-timeout -k 10 120 "$here/server_logs_test.sh" 2>&1 | tee -a "$log"
-server_logs_rc=${PIPESTATUS[0]}
-PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config} timeout -k 10 120 perl "$here/install_script_test.pl" 2>&1 | tee -a "$log"
-install_script_rc=${PIPESTATUS[0]}
-timeout -k 10 120 "$here/layout_test.sh" 2>&1 | tee -a "$log"
-layout_rc=${PIPESTATUS[0]}
-timeout -k 10 300 "$here/format_test.sh" 2>&1 | tee -a "$log"
-format_rc=${PIPESTATUS[0]}
+one=$(mktemp)
+trap 'rm -f "$log" "$one"' EXIT
+p=0
+f=0
+check() { # check PART TIMEOUT COMMAND...: one script's TAP lines; a script that stopped without
+  # failing a check of its own (a crash, the timeout) is a failure
+  [ "$part" = all ] || [ "$part" = "$1" ] || return 0
+  local rc t0=$SECONDS
+  timeout -k 10 "$2" "${@:3}" 2>&1 | tee "$one"
+  rc=${PIPESTATUS[0]}
+  cat "$one" >>"$log"
+  echo "# $(basename "$3"): $((SECONDS - t0)) s"
+  if [ "$rc" -ne 0 ] && ! grep -qE '^not ok [0-9]+' "$one"; then f=$((f + 1)); fi
+}
+check files 120 perl "$here/meta_test.pl"
+check server 600 "$here/demo_test.sh"
+check files 900 "$here/library_test.sh"
+check server 1200 "$here/deb_test.sh"
+check files 600 "$here/dist_test.sh"
+check files 120 "$here/bench_report_test.sh"
+check files 120 "$here/server_logs_test.sh"
+check files 120 perl "$here/install_script_test.pl"
+check files 120 "$here/layout_test.sh"
+check files 300 "$here/format_test.sh"
 p=$(grep -cE '^ok [0-9]+' "$log")
-f=$(grep -cE '^not ok [0-9]+' "$log")
-# A script that stopped without failing a check (a crash, the timeout) is a failure.
-if [ "$meta_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
-if [ "$demo_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
-if [ "$library_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
-if [ "$deb_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
-if [ "$dist_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
-if [ "$bench_report_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
-if [ "$server_logs_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
-if [ "$install_script_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
-if [ "$layout_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
-if [ "$format_rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=$((f + 1)); fi
+f=$((f + $(grep -cE '^not ok [0-9]+' "$log")))
 echo "$p passed, $f failed"
 [ "$f" -eq 0 ]
