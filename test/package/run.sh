@@ -45,7 +45,7 @@ check files 120 "$here/bench_report_test.sh"
 check files 120 "$here/server_logs_test.sh"
 check files 120 perl "$here/install_script_test.pl"
 check files 120 "$here/layout_test.sh"
-check files 300 "$here/format_test.sh"
+check files 600 "$here/format_test.sh"
 p=$(grep -cE '^ok [0-9]+' "$log")
 f=$((f + $(grep -cE '^not ok [0-9]+' "$log")))
 echo "$p passed, $f failed"
