@@ -9,16 +9,15 @@
 # (install_script_test.pl), and the source layout's maps, every folder's README.md listing its
 # files (layout_test.sh), and the C++ sources against .clang-format (format_test.sh). Ends with "N passed, N failed" like the test command.
 #   test/package/run.sh [--part files|server]
-#     files    every check but the two that install into the server (the test command runs this
-#              part beside the versions' jobs)
-#     server   demo_test.sh and deb_test.sh, which install into $PG_CONFIG's server (Debian's 15):
-#              the test command runs them after that version's job, which uses the same server
-#     (no --part: both)
+#     files    every check but the two that install into the server
+#     server   demo_test.sh and deb_test.sh, which install into $PG_CONFIG's server (Debian's 15)
+#     all      both (the default; the test command runs all, before 15's job, which uses the
+#              same server)
 #   PG_CONFIG, IDGEN_DEMO_PORT   passed on to demo_test.sh (PG_CONFIG also to install_script_test.pl)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 part=all
-if [ "${1:-}" = --part ]; then part=${2:?--part files|server}; fi
+if [ "${1:-}" = --part ]; then part=${2:?--part all|files|server}; fi
 case $part in all|files|server) ;; *) echo "usage: $0 [--part files|server]" >&2; exit 2 ;; esac
 export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 log=$(mktemp)
