@@ -1,8 +1,6 @@
 // id_gen C++ library: xids (the rs/xid format) and their generator over src/core (the code gen_xid() runs).
-#include <atomic>
 #include <cstring>
 #include <mutex>
-#include <pthread.h>
 #include <unistd.h>
 
 #include "core/base/clock.h"
@@ -19,14 +17,9 @@ using detail::value_or_throw;
 
 constexpr const char* kXid = "rsxid";
 
-// Bumped in the child of every fork(): state drawn for another process is dropped.
-std::atomic<std::uint64_t> g_forks{0};
-void on_fork_child() noexcept { g_forks.fetch_add(1, std::memory_order_relaxed); }
-void watch_forks() {
-    static std::once_flag once;
-    std::call_once(once, [] { pthread_atfork(nullptr, nullptr, on_fork_child); });
-}
-std::uint64_t forks() noexcept { return g_forks.load(std::memory_order_relaxed); }
+// The library's fork tracking (support.h): state drawn for another process is dropped.
+using detail::watch_forks;
+std::uint64_t forks() noexcept { return detail::fork_generation(); }
 
 struct Kernel final : idgen::ByteSource {
     bool fill(std::uint8_t* out, std::size_t n) noexcept override { return idgen::os_random(out, n); }
