@@ -82,7 +82,10 @@ fi
 export IDGEN_LAYERS IDGEN_PG_VERSIONS
 RUN=$(mktemp -d /tmp/id_gen_run.XXXXXX)
 chmod 755 "$RUN"
-trap 'rm -rf "$RUN"' EXIT
+# shellcheck source=layers/cpu.sh
+source "$here/layers/cpu.sh"
+trap 'cpu_groups_remove; rm -rf "$RUN"' EXIT
+cpu_group_join setup  # the driver and its setup steps; each job and the tests' build move to their own
 export IDGEN_TIMES="$RUN/times"
 : >"$IDGEN_TIMES"
 run_start=$(date +%s)
@@ -159,7 +162,7 @@ step "release archives (scripts/release.sh)" archives || exit 1
 # pg_regress first, and waits for the tests (scripts/layers/common.sh: wait_for_tests) only then.
 export IDGEN_BUILD_RC="$RUN/build.rc"
 build_name="build (tests$(idgen_layer_selected fuzz && echo ', fuzz targets'), beside the jobs)"
-( t0=$(date +%s); build_tests >"$RUN/build.log" 2>&1; rc=$?; echo "$(($(date +%s) - t0))" >"$RUN/build.time"; echo "$rc" >"$IDGEN_BUILD_RC"
+( cpu_group_join build; t0=$(date +%s); build_tests >"$RUN/build.log" 2>&1; rc=$?; echo "$(($(date +%s) - t0))" >"$RUN/build.time"; echo "$rc" >"$IDGEN_BUILD_RC"
   [ "$rc" -eq 0 ] || { echo "== the build of the tests failed:"; tail -60 "$RUN/build.log"; } ) &
 build_pid=$!
 if idgen_layer_selected integration; then
@@ -177,15 +180,15 @@ run_job() { # run_job NAME COMMAND...: runs a job, its log in $RUN/NAME.log
   t0=$(date +%s)
   if [ "${IDGEN_TEST_SERIAL:-}" = 1 ]; then
     echo "==== $1"
-    "${@:2}" 2>&1 | tee "$RUN/$1.log"
+    ( cpu_group_join "$1"; "${@:2}" ) 2>&1 | tee "$RUN/$1.log"
     rc=${PIPESTATUS[0]}
   else
-    "${@:2}" >"$RUN/$1.log" 2>&1
+    ( cpu_group_join "$1"; "${@:2}" ) >"$RUN/$1.log" 2>&1
     rc=$?
     # One job's log at a time.
     { flock 9; echo "==== $1 (ended after $(since "$run_start"))"; cat "$RUN/$1.log"; } 9>"$RUN/print.lock"
   fi
-  echo "$rc $(($(date +%s) - t0))" >"$RUN/$1.rc"
+  echo "$rc $(($(date +%s) - t0)) $(cpu_group_seconds "$1")" >"$RUN/$1.rc"
   return "$rc"
 }
 package_job() { # package_job PART: test/package/run.sh --part PART
@@ -247,7 +250,7 @@ for lane in "${lanes[@]}"; do
 done
 for pid in "${lane_pids[@]}"; do wait "$pid"; done
 wait "$build_pid"
-setup_lines+=("$(printf '%-44s %4dm%02ds' "$build_name" $(($(cat "$RUN/build.time") / 60)) $(($(cat "$RUN/build.time") % 60)))")
+setup_lines+=("$(printf '%-44s %4dm%02ds' "$build_name" $(($(cat "$RUN/build.time") / 60)) $(($(cat "$RUN/build.time") % 60)))$(cpu_text "$(cpu_group_seconds build)")")
 
 # ---- The cross-version layer (scripts/crossver.sh): a dump of 15 restored on each newer server,
 # and pg_upgrade from 15 to each, once every server has this build installed by its job.
@@ -270,13 +273,21 @@ if [ -n "$provide_pid" ]; then
   sed 's/^/   /' "$RUN/provide.log"
 fi
 echo "== time: $(since "$run_start") (setup, then the jobs side by side)"
+cpu_total=0
 printf '   %s\n' "${setup_lines[@]}"
 for j in "${job_names[@]}"; do
-  read -r rc t <"$RUN/$j.rc" 2>/dev/null || t=0
-  printf '   %-44s %4dm%02ds\n' "$j" $((t / 60)) $((t % 60))
+  cpu=""
+  read -r rc t cpu <"$RUN/$j.rc" 2>/dev/null || t=0
+  printf '   %-44s %4dm%02ds%s\n' "$j" $((t / 60)) $((t % 60)) "$(cpu_text "$cpu")"
+  cpu_total=$((cpu_total + ${cpu:-0}))
   # The job's own phases.
   sed -n '/^== time (/,/^[0-9]* skipped$/p' "$RUN/$j.log" 2>/dev/null | grep -E '^   ' | sed 's/^/   /'
 done
+if [ -n "$cpu_root" ]; then
+  cpu_total=$((cpu_total + $(cpu_group_seconds build) + $(cpu_group_seconds setup)))
+  printf '   %-44s %9s%s\n' "CPU time of the run (setup, build, jobs)" "" "$(cpu_text "$cpu_total")"
+  echo "   (on $(nproc) cores, no run of this work can take less than $((cpu_total / $(nproc) / 60))m$(printf '%02d' $((cpu_total / $(nproc) % 60)))s)"
+fi
 echo "== slowest tests of each layer (seconds, job)"
 for layer in unit sql integration readme library fault Citus cross; do
   grep -P "^[0-9]+\t$layer\t" "$IDGEN_TIMES" | sort -t$'\t' -k1,1nr | head -10 |
