@@ -10,11 +10,16 @@ SET client_min_messages = warning;
 -- Under debug_discard_caches (a server with assertions, in the long test run) a next_id() call
 -- looks its shard up again, some 0.5 s: fewer rows there; what is printed does not depend on it.
 SELECT CASE WHEN current_setting('debug_discard_caches')::int > 0 THEN 10 ELSE 5000 END AS n_items \gset
+-- DROP / CREATE / ALTER EXTENSION are PostgreSQL's own DDL over the install and upgrade scripts:
+-- under that setting they take minutes each and check no code of id_gen's, so they run without it
+-- (SET ... = 0), and what follows them with it again (RESET: the session's value).
 SELECT create_shard(40, 'reinstalled', '2023-06-01 00:00:00+00');
 CREATE TABLE reinstalled.items (id bigint PRIMARY KEY DEFAULT reinstalled.next_id(), round int);
 INSERT INTO reinstalled.items (round) SELECT 1 FROM generate_series(1, :n_items);
+SET debug_discard_caches = 0;
 DROP EXTENSION id_gen;
 CREATE EXTENSION id_gen;
+RESET debug_discard_caches;
 SELECT count(*) AS registry_rows FROM shard_registry;
 -- Unregistered, next_id() says how to come back.
 INSERT INTO reinstalled.items (round) VALUES (0);
@@ -33,10 +38,14 @@ DROP SCHEMA reinstalled CASCADE;
 CREATE ROLE shard_reinstall_owner;
 CREATE SCHEMA legacy_owned AUTHORIZATION shard_reinstall_owner;
 CREATE SCHEMA legacy_owned_too AUTHORIZATION shard_reinstall_owner;
+SET debug_discard_caches = 0;
 DROP EXTENSION id_gen;
 CREATE EXTENSION id_gen VERSION '0.1.0';
+RESET debug_discard_caches;
 SELECT create_shard(41, 'legacy_owned');
+SET debug_discard_caches = 0;
 ALTER EXTENSION id_gen UPDATE TO '0.2.0';
+RESET debug_discard_caches;
 SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
 \set VERBOSITY sqlstate
 SELECT create_shard(42, 'legacy_owned_too');
@@ -46,6 +55,8 @@ DROP SCHEMA legacy_owned, legacy_owned_too;
 DROP ROLE shard_reinstall_owner;
 
 -- Leave the extension as a fresh install for the tests after this one.
+SET debug_discard_caches = 0;
 DROP EXTENSION id_gen;
 CREATE EXTENSION id_gen;
+RESET debug_discard_caches;
 SELECT e.extversion = a.default_version AS default_version FROM pg_extension e JOIN pg_available_extensions a ON a.name = e.extname WHERE e.extname = 'id_gen';
