@@ -372,6 +372,14 @@ TEST(Idempotency, RetryWaitsForRequestAcrossTransactions) {
             error = e.what();
         }
     });
+    // The request finishes 600 ms after the retry's call has reached the server: on a busy
+    // machine its connection can take longer than that, and it would then find the response
+    // stored and replay it without waiting.
+    for (int i = 0; i < 3000 && one(db.dsn(),
+                                    "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND "
+                                    "query LIKE '%idempotency_begin%''retry''%' AND pid <> pg_backend_pid()") != "1";
+         ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     std::this_thread::sleep_for(std::chrono::milliseconds(600));
     {
         pqxx::nontransaction tx(a);
