@@ -374,12 +374,19 @@ TEST(Idempotency, RetryWaitsForRequestAcrossTransactions) {
     });
     // The request finishes 600 ms after the retry's call has reached the server: on a busy
     // machine its connection can take longer than that, and it would then find the response
-    // stored and replay it without waiting.
-    for (int i = 0; i < 3000 && one(db.dsn(),
-                                    "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND "
-                                    "query LIKE '%idempotency_begin%''retry''%' AND pid <> pg_backend_pid()") != "1";
-         ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    // stored and replay it without waiting. Polled on the request's own connection (idle here).
+    {
+        pqxx::nontransaction tx(a);
+        bool active = false;
+        for (int i = 0; i < 3000 && !active; ++i) {
+            active = tx.exec1(
+                           "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND "
+                           "query LIKE '%idempotency_begin%''retry''%' AND pid <> pg_backend_pid()")[0]
+                         .as<long>() == 1;
+            if (!active) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        EXPECT_TRUE(active) << "the retry's call did not reach the server within 30 s";
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(600));
     {
         pqxx::nontransaction tx(a);
