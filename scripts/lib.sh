@@ -136,14 +136,15 @@ build_extension() {
   compile_extension && install_extension
 }
 
-# start_cluster DIR PORT [postgresql.conf lines...]: initdb + start on a private Unix socket in DIR.
+# start_cluster DIR PORT [postgresql.conf lines...]: initdb (throwaway: --no-sync) + start on a
+# private Unix socket in DIR.
 start_cluster() {
   local dir=$1 port=$2
   shift 2
   mkdir -p "$dir"
   chmod 755 "$dir"
   chown "$PG_OS_USER" "$dir" 2>/dev/null || true
-  as_pg "$PG_BINDIR/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
+  as_pg "$PG_BINDIR/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync >"$dir/initdb.log" 2>&1 \
     || { cat "$dir/initdb.log"; return 1; }
   {
     echo "listen_addresses = ''"

@@ -210,19 +210,19 @@ any_selected() { local l; for l in "$@"; do idgen_layer_selected "$l" && return 
 package_major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 do_package=0
 idgen_layer_selected package && do_package=1
-# Lanes run side by side; the jobs of a lane one after another. The package layer installs into
-# the server it demonstrates (Debian's 15: the demo, the .deb packages), and so does that
-# version's job: one lane, the package layer first. (Its checks that install nothing could run
-# beside 15's job, test/package/run.sh --part files; with 15's job beside 17's and 18's, the
-# timing-bound failover and idempotency tests failed on 2 cores, so they wait.)
+# Lanes run side by side; the jobs of a lane one after another. The package layer's demo and .deb
+# checks install into the server they demonstrate (Debian's 15), and so does that version's job:
+# those two (test/package/run.sh --part server) run first in 15's lane; its other checks, which
+# install nothing (--part files: the C++ library's builds, META.json, the archive, the layout),
+# run in a lane of their own.
 lanes=()
 k=0
 for v in $IDGEN_PG_VERSIONS; do
   if any_selected sql integration readme reference library fault citus release; then
     job_names+=("PostgreSQL $v")
     if [ "$do_package" = 1 ] && [ "$v" = "$package_major" ]; then
-      lanes+=("package|PostgreSQL $v:$v:$k")
-      job_names=("package" "${job_names[@]}")
+      lanes+=("package-files" "package-server|PostgreSQL $v:$v:$k")
+      job_names=("package-files" "package-server" "${job_names[@]}")
       do_package=2
     else
       lanes+=("PostgreSQL $v:$v:$k")
@@ -238,6 +238,8 @@ run_lane() { # run_lane "JOB|JOB...": package, serverless, or "PostgreSQL V:V:K"
   for j in $1; do
     case $j in
       package) run_job package package_job all ;;
+      package-files) run_job package-files package_job files ;;
+      package-server) run_job package-server package_job server ;;
       serverless) run_job serverless serverless_job ;;
       *) IFS=: read -r name v kk <<<"$j"; run_job "$name" version_job "$v" "$kk" ;;
     esac

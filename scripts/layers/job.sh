@@ -87,9 +87,12 @@ build_extension || { tally build 0 1; finish; }
 # cluster, node 2, does not preload it (the generators keep their state in locked files). Both let
 # id_gen.test_clock_offset move the generators' clock (id_gen.enable_test_clock: test clusters
 # only). id_gen.launch_id (gen_decimal_id()) is 1 and 2.
+# Without JIT: the tests' large statements (sorts of a million IDs) would be compiled first, up to
+# half a second of CPU each; the JIT test (test/integration/jit_test.cpp) turns it on for its own
+# statements, with every threshold at 0, where the server has it.
 main_clusters() { # main_clusters DIR PORT: the two clusters in DIR/pg (PORT) and DIR/pg2 (PORT + 1)
-  start_cluster "$1/pg" "$2" "shared_preload_libraries = 'id_gen'" "id_gen.node_id = 1" "id_gen.enable_test_clock = on" "id_gen.launch_id = 1" \
-    && start_cluster "$1/pg2" "$(($2 + 1))" "shared_buffers = 64MB" "id_gen.node_id = 2" "id_gen.enable_test_clock = on" "id_gen.launch_id = 2"
+  start_cluster "$1/pg" "$2" "shared_preload_libraries = 'id_gen'" "id_gen.node_id = 1" "id_gen.enable_test_clock = on" "id_gen.launch_id = 1" "jit = off" \
+    && start_cluster "$1/pg2" "$(($2 + 1))" "shared_buffers = 64MB" "id_gen.node_id = 2" "id_gen.enable_test_clock = on" "id_gen.launch_id = 2" "jit = off"
 }
 # The directories of the main pairs and of the clusters the integration tests make for
 # themselves: every one under $WORK but the fault and Citus layers'.

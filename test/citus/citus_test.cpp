@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "../integration/kept_sessions.h"
 #include "../readme/readme_run.h"
 
 namespace {
@@ -46,11 +47,8 @@ std::string dsn(int i) {
     return "host=" + host() + " port=" + std::to_string(ports().at(i)) + " user=postgres dbname=postgres";
 }
 
-pqxx::result run(int node, const std::string& sql) {
-    pqxx::connection c(dsn(node));
-    pqxx::nontransaction tx(c);
-    return tx.exec(sql);
-}
+// On a session kept for the next statement (kept_sessions.h).
+pqxx::result run(int node, const std::string& sql) { return idgen::kept::run(dsn(node), sql); }
 
 long long scalar(int node, const std::string& sql) { return run(node, sql)[0][0].as<long long>(); }
 std::string text(int node, const std::string& sql) { return run(node, sql)[0][0].as<std::string>(); }
@@ -79,10 +77,10 @@ void insert_until(int node, const std::string& table, std::atomic<bool>& stop, s
                 tx.exec("INSERT INTO " + table + " (payload) SELECT g FROM generate_series(1, 20) g");
                 tx.commit();
                 rows += 20;
-                // Paced (at most 1,000 rows a second per writer): a steady stream, not a load
-                // test. Unpaced, eight writers on two cores put millions of rows in the tables,
-                // which the rebalance and the drain after it then copied (218 s and 71 s in one run).
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                // Paced (at most 400 rows a second per writer): a steady stream, not a load test.
+                // Unpaced, eight writers on two cores put millions of rows in the tables, which the
+                // rebalance and the drain after it then copied (218 s and 71 s in one run).
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
             } catch (const std::exception& e) {
                 // A batch Citus refused while a shard was split (its transaction rolled back; the
                 // counts below say what landed): "could not find valid entry for shard", a Citus
@@ -910,6 +908,9 @@ std::string signal_sql(const std::string& sig, const std::string& target) {
 // asks) is killed with SIGKILL, so the postmaster stops every process and recovers from its WAL.
 // "" when it did.
 std::string crash(int node, const std::string& pid = "") {
+    // Kept sessions do not outlive a crash: a coordinator's session holds connections to the
+    // crashed node too, which Citus would fail on once each.
+    idgen::kept::forget_all();
     try {
         pqxx::connection k(dsn(node));
         pqxx::nontransaction ktx(k);

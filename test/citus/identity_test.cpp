@@ -20,6 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include "../integration/kept_sessions.h"
+
 namespace {
 
 std::string host() {
@@ -41,11 +43,8 @@ std::string dsn_port(int port) {
 }
 std::string dsn(int i) { return dsn_port(ports().at(i)); }
 
-pqxx::result run(int node, const std::string& sql) {
-    pqxx::connection c(dsn(node));
-    pqxx::nontransaction tx(c);
-    return tx.exec(sql);
-}
+// On a session kept for the next statement (kept_sessions.h).
+pqxx::result run(int node, const std::string& sql) { return idgen::kept::run(dsn(node), sql); }
 
 long long scalar(int node, const std::string& sql) { return run(node, sql)[0][0].as<long long>(); }
 std::string text(int node, const std::string& sql) { return run(node, sql)[0][0].as<std::string>(); }

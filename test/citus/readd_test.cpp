@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "../integration/kept_sessions.h"
+
 namespace {
 
 std::string host() {
@@ -37,11 +39,8 @@ std::string dsn(int i) {
     return "host=" + host() + " port=" + std::to_string(ports().at(i)) + " user=postgres dbname=postgres";
 }
 
-pqxx::result run(int node, const std::string& sql) {
-    pqxx::connection c(dsn(node));
-    pqxx::nontransaction tx(c);
-    return tx.exec(sql);
-}
+// On a session kept for the next statement (kept_sessions.h).
+pqxx::result run(int node, const std::string& sql) { return idgen::kept::run(dsn(node), sql); }
 
 long long scalar(int node, const std::string& sql) { return run(node, sql)[0][0].as<long long>(); }
 std::string text(int node, const std::string& sql) { return run(node, sql)[0][0].as<std::string>(); }

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "common.h"
+#include "kept_sessions.h"
 
 namespace {
 
@@ -142,11 +143,11 @@ void exec(const std::string& dsn, const std::string& sql) {
 }
 
 // The first column of every row, as text ("NULL" for a null).
+// On a session kept for the next call (kept_sessions.h): the waits below poll both sides 10 times
+// a second.
 std::vector<std::string> column(const std::string& dsn, const std::string& sql) {
-    pqxx::connection conn(dsn);
-    pqxx::nontransaction tx(conn);
     std::vector<std::string> out;
-    for (const auto& row : tx.exec(sql)) out.push_back(row[0].is_null() ? "NULL" : row[0].c_str());
+    for (const auto& row : idgen::kept::run(dsn, sql)) out.push_back(row[0].is_null() ? "NULL" : row[0].c_str());
     return out;
 }
 
@@ -261,6 +262,7 @@ protected:
         ASSERT_EQ(sub_->error(), "");
     }
     void TearDown() override {
+        idgen::kept::forget_all();
         sub_.reset();  // first, so its apply workers do not retry against a stopped publisher
         pub_.reset();
     }

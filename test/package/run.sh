@@ -11,8 +11,8 @@
 #   test/package/run.sh [--part files|server]
 #     files    every check but the two that install into the server
 #     server   demo_test.sh and deb_test.sh, which install into $PG_CONFIG's server (Debian's 15)
-#     all      both (the default; the test command runs all, before 15's job, which uses the
-#              same server)
+#     all      both (the default; the test command runs files in a lane of its own and server
+#              before 15's job, which uses the same server)
 #   PG_CONFIG, IDGEN_DEMO_PORT   passed on to demo_test.sh (PG_CONFIG also to install_script_test.pl)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
