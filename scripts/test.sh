@@ -211,18 +211,19 @@ package_major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 do_package=0
 idgen_layer_selected package && do_package=1
 # Lanes run side by side; the jobs of a lane one after another. The package layer's demo and .deb
-# checks install into the server they demonstrate (Debian's 15), and so does that version's job:
-# those two (test/package/run.sh --part server) run first in 15's lane; its other checks, which
-# install nothing (--part files: the C++ library's builds, META.json, the archive, the layout),
-# run in a lane of their own.
+# installs go into the server they demonstrate (Debian's 15), and so does that version's job: those
+# (test/package/run.sh --part server) run in 15's lane after its job. Its other checks, which
+# install nothing (--part files: the .debs built, the C++ library's builds, META.json, the archive,
+# the layout), run in a lane of their own, the .debs first, into $IDGEN_DEB_DIR.
+export IDGEN_DEB_DIR="$RUN/debs"
 lanes=()
 k=0
 for v in $IDGEN_PG_VERSIONS; do
   if any_selected sql integration readme reference library fault citus release; then
     job_names+=("PostgreSQL $v")
     if [ "$do_package" = 1 ] && [ "$v" = "$package_major" ]; then
-      lanes+=("package-files" "package-server|PostgreSQL $v:$v:$k")
-      job_names=("package-files" "package-server" "${job_names[@]}")
+      lanes+=("package-files" "PostgreSQL $v:$v:$k|package-server")
+      job_names=("package-files" "${job_names[@]}" "package-server")
       do_package=2
     else
       lanes+=("PostgreSQL $v:$v:$k")

@@ -92,12 +92,14 @@ void grant_while_issuing(const Cluster& c, const std::string& dbname) {
     });
 
     // Session A goes on issuing for three seconds, in one statement (a statement accepts no
-    // invalidations on its own: only the lock makes the grant wait).
+    // invalidations on its own: only the lock makes the grant wait): 256 IDs, then a millisecond's
+    // sleep, so that it goes on issuing without millions of rows to compare.
     std::string a_error;
     try {
         ta.exec(
             "INSERT INTO a_ids SELECT shard_7.next_id() FROM (WITH RECURSIVE t(i) AS (SELECT 1 UNION ALL "
-            "SELECT i + 1 FROM t WHERE clock_timestamp() < statement_timestamp() + interval '3 s') SELECT i FROM t) s");
+            "SELECT i + 1 FROM t WHERE clock_timestamp() < statement_timestamp() + interval '3 s' "
+            "AND (i % 256 <> 0 OR pg_sleep(0.001) IS NOT NULL)) SELECT i FROM t) s");
         a_committed = true;
         ta.exec("COMMIT");
     } catch (const std::exception& e) {

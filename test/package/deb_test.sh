@@ -4,6 +4,10 @@
 # root), then the pg_regress suite run against the installed files only, CREATE EXTENSION, and a
 # program built against the installed libid-gen-dev with CMake and with pkg-config; at the end the
 # packages are purged and every file they installed must be gone. One TAP line per check.
+#   deb_test.sh [--build-only DIR | --install-from DIR]
+#     --build-only DIR     only the build and its checks (lintian, control, changelog), which
+#                          install nothing; the .debs go to DIR, and DIR/done says ok or failed
+#     --install-from DIR   the rest, with the .debs of DIR once DIR/done says ok (waits for it)
 #   IDGEN_DEMO_PORT   port of the throwaway cluster (default 55432)
 #   KEEP_WORK=1       keep the work directory
 # What an earlier `make install` left in Debian's PostgreSQL 15 is moved aside first and put back
@@ -20,6 +24,17 @@ chmod 755 "$W"
 log="$W/deb.log"
 : >"$log"
 PACKAGES=(postgresql-$PGV-id-gen libid-gen${VERSION%.*} libid-gen-dev)
+mode=all
+case ${1:-} in
+  --build-only | --install-from)
+    mode=${1#--}
+    DEB_DIR=${2:?$1 DIR}
+    mkdir -p "$DEB_DIR"
+    [ "$mode" = install-from ] || rm -f "$DEB_DIR/done" "$DEB_DIR"/*.deb
+    ;;
+  "") ;;
+  *) echo "usage: $0 [--build-only DIR | --install-from DIR]" >&2; exit 2 ;;
+esac
 
 n=0
 failures=0
@@ -49,6 +64,10 @@ idgen_files() {
     \( -name 'id_gen.so' -o -name 'id_gen.control' -o -name 'id_gen--*.sql' -o -path '*/bitcode/id_gen*' \) 2>/dev/null
 }
 finish() {
+  if [ "$mode" = build-only ]; then
+    [ -n "${KEEP_WORK:-}" ] || rm -rf "$W"
+    return
+  fi
   stop_cluster "$W/pg"
   purge_packages >>"$log" 2>&1
   # The files of an earlier make install, as they were.
@@ -63,6 +82,15 @@ if [ ! -x "$SYS_PG_CONFIG" ]; then
 fi
 
 # ---- Build and lint
+if [ "$mode" = install-from ]; then
+  # The build of the other half (its own TAP lines), waited for: up to 25 minutes.
+  for _ in $(seq 1500); do [ -s "$DEB_DIR/done" ] && break; sleep 1; done
+  if [ "$(cat "$DEB_DIR/done" 2>/dev/null)" != ok ]; then
+    echo "not ok 1 - deb: the packages to install were built (deb_test.sh --build-only $DEB_DIR: $(cat "$DEB_DIR/done" 2>/dev/null || echo 'not done'))"
+    exit 1
+  fi
+  mkdir -p "$W/debs" && cp "$DEB_DIR"/*.deb "$W/debs/" || exit 1
+fi
 build() {
   local t0=$SECONDS
   "$ROOT/scripts/package.sh" --out "$W/debs" >"$W/debs.list" || return 1
@@ -73,6 +101,7 @@ build() {
     ls "$W/debs/${p}_$VERSION-"*_*.deb || { echo "no .deb for $p"; return 1; }
   done
 }
+if [ "$mode" != install-from ]; then
 check "scripts/package.sh builds ${PACKAGES[*]} $VERSION" build
 echo "# package build time: $(sed -n 's/^package build: //p' "$log")"
 
@@ -114,6 +143,12 @@ changelog_agrees() {
   if [ "${md#* }" = unreleased ]; then [ "$dist" = UNRELEASED ]; else [ "$dist" != UNRELEASED ] && [ "${md#* }" = "$date" ]; fi
 }
 check "debian/changelog agrees with id_gen.control and CHANGELOG.md" changelog_agrees
+fi
+if [ "$mode" = build-only ]; then
+  if [ "$failures" -eq 0 ] && cp "$W"/debs/*.deb "$DEB_DIR/"; then echo ok >"$DEB_DIR/done"; else echo failed >"$DEB_DIR/done"; fi
+  [ "$failures" -eq 0 ]
+  exit
+fi
 
 # ---- Install into Debian's PostgreSQL 15, with nothing of id_gen there before
 clean_slate() {

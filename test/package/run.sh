@@ -12,7 +12,9 @@
 #     files    every check but the two that install into the server
 #     server   demo_test.sh and deb_test.sh, which install into $PG_CONFIG's server (Debian's 15)
 #     all      both (the default; the test command runs files in a lane of its own and server
-#              before 15's job, which uses the same server)
+#              after 15's job, which uses the same server)
+#   IDGEN_DEB_DIR   with --part: the .debs are built by files into this directory and installed
+#                   from it by server (deb_test.sh --build-only / --install-from)
 #   PG_CONFIG, IDGEN_DEMO_PORT   passed on to demo_test.sh (PG_CONFIG also to install_script_test.pl)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -35,10 +37,16 @@ check() { # check PART TIMEOUT COMMAND...: one script's TAP lines; a script that
   echo "# $(basename "$3"): $((SECONDS - t0)) s"
   if [ "$rc" -ne 0 ] && ! grep -qE '^not ok [0-9]+' "$one"; then f=$((f + 1)); fi
 }
+# The .deb checks in two halves when the parts run apart (the test command: files in a lane of its
+# own, server after 15's job): the build, which installs nothing, first in files; the install in
+# server, with the .debs of IDGEN_DEB_DIR.
+if [ "$part" = all ] || [ -z "${IDGEN_DEB_DIR:-}" ]; then deb_build=() deb_install=("$here/deb_test.sh")
+else deb_build=("$here/deb_test.sh" --build-only "$IDGEN_DEB_DIR") deb_install=("$here/deb_test.sh" --install-from "$IDGEN_DEB_DIR"); fi
+[ ${#deb_build[@]} -eq 0 ] || check files 1200 "${deb_build[@]}"
 check files 120 perl "$here/meta_test.pl"
 check server 600 "$here/demo_test.sh"
 check files 900 "$here/library_test.sh"
-check server 1200 "$here/deb_test.sh"
+check server 1800 "${deb_install[@]}"
 check files 600 "$here/dist_test.sh"
 check files 120 "$here/bench_report_test.sh"
 check files 120 "$here/server_logs_test.sh"
