@@ -66,6 +66,11 @@ Plan jit_plan(pqxx::connection& c) {
 TEST(Jit, ForcedJitWithInliningGivesTheSameAnswers) {
     ScratchDb db("idgen_jit");
     pqxx::connection c(db.dsn());
+    // pg_jit_available() is false while jit is off (the test command's clusters turn it off).
+    {
+        pqxx::nontransaction tx(c);
+        tx.exec("SET jit = on");
+    }
     if (scalar(c, "SELECT pg_jit_available()") != "t") {
         ASSERT_FALSE(server_built_with_llvm(c)) << "the server has LLVM but its JIT is not available";
         GTEST_SKIP() << "no JIT on this server";

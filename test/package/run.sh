@@ -43,15 +43,15 @@ check() { # check PART TIMEOUT COMMAND...: one script's TAP lines; a script that
 if [ "$part" = all ] || [ -z "${IDGEN_DEB_DIR:-}" ]; then deb_build=() deb_install=("$here/deb_test.sh")
 else deb_build=("$here/deb_test.sh" --build-only "$IDGEN_DEB_DIR") deb_install=("$here/deb_test.sh" --install-from "$IDGEN_DEB_DIR"); fi
 [ ${#deb_build[@]} -eq 0 ] || check files 1200 "${deb_build[@]}"
-check files 120 perl "$here/meta_test.pl"
+check files 600 perl "$here/meta_test.pl"
 check server 600 "$here/demo_test.sh"
 check files 900 "$here/library_test.sh"
 check server 1800 "${deb_install[@]}"
 check files 600 "$here/dist_test.sh"
-check files 120 "$here/bench_report_test.sh"
-check files 120 "$here/server_logs_test.sh"
-check files 120 perl "$here/install_script_test.pl"
-check files 120 "$here/layout_test.sh"
+check files 600 "$here/bench_report_test.sh"
+check files 600 "$here/server_logs_test.sh"
+check files 600 perl "$here/install_script_test.pl"
+check files 600 "$here/layout_test.sh"
 check files 600 "$here/format_test.sh"
 p=$(grep -cE '^ok [0-9]+' "$log")
 f=$((f + $(grep -cE '^not ok [0-9]+' "$log")))
