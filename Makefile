@@ -16,6 +16,8 @@ OBJS       = $(patsubst %.c,%.o,$(patsubst %.cpp,%.o,$(sort $(wildcard src/core/
 UPDATES    = $(patsubst src/update/%.sql,$(EXTENSION)--%.sql,$(wildcard src/update/*.sql))
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql $(UPDATES)
 DATA       = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*.sql))
+# Companion extensions (companions/README.md): their control files and frozen scripts.
+DATA      += $(wildcard companions/*.control) $(wildcard companions/*--*.sql)
 
 REGRESS      = $(sort $(basename $(notdir $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
