@@ -175,7 +175,9 @@ BEGIN
             JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid
         WHERE d.classid = found_class AND d.objid = found_oid AND d.deptype = 'e'
           AND d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass;
-        taken := taken || (pg_catalog.pg_describe_object(found_class, found_oid, 0)
+        -- Named as in the schema (PostgreSQL 18 qualifies a uuidv7() that its own shadows).
+        taken := taken || (pg_catalog.replace(pg_catalog.pg_describe_object(found_class, found_oid, 0),
+                                              pg_catalog.quote_ident(nsp_name) || '.', '')
                            || CASE WHEN owner IS NULL THEN '' ELSE pg_catalog.format(' (extension %s)', owner) END);
         owner := NULL;
         code := COALESCE(code, CASE kind WHEN 'function' THEN '42723' WHEN 'operator' THEN '42723'
