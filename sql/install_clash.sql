@@ -95,8 +95,9 @@ SELECT pg_typeof(gen_ulid()) AS gen_ulid_type, gen_ulid() < gen_ulid() AS ulid_w
 RESET search_path;
 
 -- The guard's list (made by the Makefile from the script) names what the install made: per kind,
--- as many entries as the catalog holds (a table's row type counts as a type, an array type,
--- whose name PostgreSQL chooses free, does not; the relations are
+-- as many entries as the catalog holds (a table's row type counts as a type, read from the
+-- table: 17 and 18 record it as a member of the extension, 15 does not; an array type,
+-- whose name PostgreSQL chooses free, does not count; the relations are
 -- the tables and the indexes of CREATE INDEX, those of constraints having names of their own).
 SELECT setting || '/extension/id_gen--' || (SELECT extversion FROM pg_extension WHERE extname = 'id_gen') || '.sql' AS script
 FROM pg_config WHERE name = 'SHAREDIR' \gset
@@ -108,8 +109,11 @@ WITH listed AS (
     WHERE e.extname = 'id_gen' AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
 ), catalog(kind, n) AS (VALUES
     ('function', (SELECT count(*) FROM members WHERE classid = 'pg_proc'::regclass)),
-    ('type', (SELECT count(*) FROM members m WHERE classid = 'pg_type'::regclass
-              AND NOT EXISTS (SELECT 1 FROM pg_type t WHERE t.typarray = m.objid))),
+    ('type', (SELECT count(*) FROM members m JOIN pg_type t ON t.oid = m.objid
+              WHERE m.classid = 'pg_type'::regclass AND t.typrelid = 0
+              AND NOT EXISTS (SELECT 1 FROM pg_type a WHERE a.typarray = m.objid))
+           + (SELECT count(*) FROM members m JOIN pg_class c ON c.oid = m.objid
+              WHERE m.classid = 'pg_class'::regclass AND c.reltype <> 0)),
     ('relation', (SELECT count(*) FROM members WHERE classid = 'pg_class'::regclass)
                + (SELECT count(*) FROM pg_index i JOIN members m ON m.classid = 'pg_class'::regclass AND m.objid = i.indrelid
                   WHERE NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid))),
