@@ -27,7 +27,7 @@ SELECT id FROM app_events WHERE body <> 'old, random bits' ORDER BY id;
 INSERT INTO app_events (body) SELECT 'filler ' || g FROM generate_series(1, 200) g;
 
 -- The application's questions, asked again after the move.
-\set app_questions 'SELECT at, at_utc, body FROM app_timeline WHERE body LIKE \'old%\' ORDER BY id; SELECT app_since(\'2022-01-01 00:00+00\') LIMIT 2; SELECT app_key_at(\'2023-01-02 04:26:40.637\'); SELECT uuid_extract_version(uuid_generate_v7()), uuid_v7_to_timestamptz(uuid_generate_v7()) BETWEEN now() - interval \'1 minute\' AND clock_timestamp() + interval \'1 minute\';'
+\set app_questions 'SELECT at, at_utc, body FROM app_timeline WHERE body LIKE \'old%\' ORDER BY id; SELECT app_since(\'2022-01-01 00:00+00\') LIMIT 2; SELECT app_key_at(\'2023-01-02 04:26:40.637\'); SELECT substr(uuid_generate_v7()::text, 15, 1) AS version, uuid_v7_to_timestamptz(uuid_generate_v7()) BETWEEN now() - interval \'1 minute\' AND clock_timestamp() + interval \'1 minute\';'
 :app_questions
 SELECT pg_relation_filenode('app_events') AS table_node, pg_relation_filenode('app_events_pkey') AS index_node,
        (SELECT string_agg(xmin::text || ctid::text, ',' ORDER BY id) FROM app_events) AS row_versions \gset
@@ -67,7 +67,7 @@ FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid =
 JOIN pg_extension x ON x.oid = d.refobjid
 WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE 'uuid%' ORDER BY p.oid::regprocedure::text;
 INSERT INTO app_events (body) VALUES ('new');
-SELECT uuid_extract_version(id), uuid_v7_to_timestamptz(id) > '2022-06-30 23:59:59.999+00'
+SELECT substr(id::text, 15, 1) AS version, uuid_v7_to_timestamptz(id) > '2022-06-30 23:59:59.999+00'
 FROM app_events WHERE body = 'new';
 SELECT count(*), count(DISTINCT id) FROM app_events;
 
