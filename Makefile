@@ -16,6 +16,8 @@ OBJS       = $(patsubst %.c,%.o,$(patsubst %.cpp,%.o,$(sort $(wildcard src/core/
 UPDATES    = $(patsubst src/update/%.sql,$(EXTENSION)--%.sql,$(wildcard src/update/*.sql))
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql $(UPDATES)
 DATA       = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*.sql))
+# Companion extensions (companions/README.md): their control files and frozen scripts.
+DATA      += $(wildcard companions/*.control) $(wildcard companions/*--*.sql)
 
 REGRESS      = $(sort $(basename $(notdir $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
@@ -43,8 +45,13 @@ override CPPFLAGS := $(patsubst -I$(includedir_server),-isystem $(includedir_ser
 # flags, whose default dialect predates C++17.
 BITCODE_CXXFLAGS += $(IDGEN_CXXFLAGS)
 
-$(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql)) $(EXTENSION).control
-	cat $(sort $(wildcard src/sql/*.sql)) > $@
+# The install guard (src/sql/00_head.sql) gets the list of what the script creates, read
+# from the script itself by scripts/install_objects.pl.
+$(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql)) $(EXTENSION).control scripts/install_objects.pl
+	cat $(sort $(wildcard src/sql/*.sql)) > $@.tmp
+	perl scripts/install_objects.pl $@.tmp > $@.objects
+	awk 'FNR == NR { list = list $$0 "\n"; next } /-- install_objects$$/ { sub(/\n$$/, "", list); sub(/'"'"'\{\}'"'"'::text\[\]; -- install_objects$$/, ""); printf "%s%s;\n", $$0, list; next } { print }' $@.objects $@.tmp > $@
+	rm -f $@.tmp $@.objects
 
 $(EXTENSION)--%.sql: src/update/%.sql $(sort $(wildcard src/sql/*.sql))
 	awk '/^\\ir /{f = "src/update/" $$2; while ((getline l < f) > 0) print l; close(f); next} {print}' $< > $@

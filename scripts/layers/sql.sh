@@ -46,10 +46,109 @@ run_regress() { # run_regress LAYER TIMEOUT: pg_regress on the main cluster
   tally "$1" "$p" "$f"
 }
 
+# filter_selects NAME: true without IDGEN_FILTER, or when one of its ':'-separated globs matches NAME.
+filter_selects() {
+  [ -n "${IDGEN_FILTER:-}" ] || return 0
+  local pat pats
+  IFS=: read -r -a pats <<<"$IDGEN_FILTER"
+  for pat in "${pats[@]}"; do
+    # shellcheck disable=SC2053
+    [[ $1 == $pat ]] && return 0
+  done
+  return 1
+}
+
+# pg_uuidv7_tarball: the path of pg_uuidv7's source tarball (IDGEN_PG_UUIDV7_TARBALL, else the
+# newest ../shared/vendor/pg_uuidv7-*.tar.gz next to the repository or to the main checkout of its
+# git worktree), or "" when there is none.
+pg_uuidv7_tarball() {
+  local t=${IDGEN_PG_UUIDV7_TARBALL:-$({ compgen -G "$ROOT/../shared/vendor/pg_uuidv7-*.tar.gz" ||
+    compgen -G "$(git -C "$ROOT" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)/../../shared/vendor/pg_uuidv7-*.tar.gz"; } |
+    sort -V | tail -1)}
+  if [ -n "$t" ] && [ -f "$t" ]; then echo "$t"; fi
+}
+
+# run_pg_uuidv7_suite: pg_regress over pg_uuidv7's own test/sql and test/expected (from its source
+# tarball, pg_uuidv7_tarball), with its 001_setup replaced by companions/test/pg_uuidv7_001_setup.*,
+# against the companion id_gen_pg_uuidv7 (installed with the extension). Skipped, by name, without
+# a tarball; with IDGEN_FILTER, only when a glob matches "pg_uuidv7_suite".
+run_pg_uuidv7_suite() {
+  local tarball dir log rc p f tests pg_regress
+  filter_selects pg_uuidv7_suite || return 0
+  tarball=$(pg_uuidv7_tarball)
+  if [ -z "$tarball" ]; then
+    echo "skipped: pg_uuidv7_suite: no pg_uuidv7 source (IDGEN_PG_UUIDV7_TARBALL or ../shared/vendor/pg_uuidv7-*.tar.gz)"
+    skipped=$((skipped + 1))
+    return 0
+  fi
+  dir="$WORK/pg_uuidv7_suite"
+  log="$WORK/pg_uuidv7_suite.log"
+  rm -rf "$dir" && mkdir -p "$dir/src" "$dir/sql" "$dir/expected" "$dir/out"
+  tar -xzf "$tarball" -C "$dir/src" --strip-components=1 --wildcards '*/test/sql/*.sql' '*/test/expected/*.out'
+  cp "$dir"/src/test/sql/*.sql "$dir/sql/" && cp "$dir"/src/test/expected/*.out "$dir/expected/"
+  cp "$ROOT/companions/test/pg_uuidv7_001_setup.sql" "$dir/sql/001_setup.sql"
+  cp "$ROOT/companions/test/pg_uuidv7_001_setup.out" "$dir/expected/001_setup.out"
+  tests=$(cd "$dir/sql" && ls -- *.sql | sed 's/\.sql$//' | sort)
+  pg_regress="$("$PG_CONFIG" --pkglibdir)/pgxs/src/test/regress/pg_regress"
+  # shellcheck disable=SC2086
+  timeout -k 10 120 "$pg_regress" --inputdir="$dir" --outputdir="$dir/out" --bindir="$PG_BINDIR" \
+    --dbname=id_gen_pg_uuidv7_suite $tests >"$log" 2>&1
+  rc=$?
+  p=$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$log")
+  f=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$log")
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+  if [ $((p + f)) -lt "$(wc -w <<<"$tests")" ]; then f=$(($(wc -w <<<"$tests") - p)); fi
+  if [ "$f" -gt 0 ]; then cat "$log"; head -100 "$dir/out/regression.diffs" 2>/dev/null; fi
+  echo "pg_uuidv7's own suite ($(basename "$tarball")) against id_gen_pg_uuidv7: $p of $(wc -w <<<"$tests") tests pass"
+  tally "sql, pg_uuidv7's suite" "$p" "$f"
+}
+
+# run_pg_uuidv7_move: an application keyed by pg_uuidv7 moved onto id_gen in place
+# (companions/test/pg_uuidv7_move.sql, pg_regress against its .out). pg_uuidv7 is built from its
+# source tarball with PGXS and installed into PG_CONFIG's server for the test, and uninstalled
+# after it unless it was there before. Skipped, by name, without a tarball; with IDGEN_FILTER, only
+# when a glob matches "pg_uuidv7_move".
+run_pg_uuidv7_move() {
+  local tarball dir log rc p f pg_regress had_it=0
+  filter_selects pg_uuidv7_move || return 0
+  tarball=$(pg_uuidv7_tarball)
+  if [ -z "$tarball" ]; then
+    echo "skipped: pg_uuidv7_move: no pg_uuidv7 source (IDGEN_PG_UUIDV7_TARBALL or ../shared/vendor/pg_uuidv7-*.tar.gz)"
+    skipped=$((skipped + 1))
+    return 0
+  fi
+  dir="$WORK/pg_uuidv7_move"
+  log="$WORK/pg_uuidv7_move.log"
+  rm -rf "$dir" && mkdir -p "$dir/src" "$dir/sql" "$dir/expected" "$dir/out"
+  cp "$ROOT/companions/test/pg_uuidv7_move.sql" "$dir/sql/" && cp "$ROOT/companions/test/pg_uuidv7_move.out" "$dir/expected/"
+  [ ! -e "$("$PG_CONFIG" --sharedir)/extension/pg_uuidv7.control" ] || had_it=1
+  tar -xzf "$tarball" -C "$dir/src" --strip-components=1
+  if ! { make -s -C "$dir/src" PG_CONFIG="$PG_CONFIG" && make -s -C "$dir/src" PG_CONFIG="$PG_CONFIG" install; } >"$log" 2>&1; then
+    cat "$log"
+    echo "pg_uuidv7 ($(basename "$tarball")) did not build or install with PGXS"
+    tally "sql, pg_uuidv7 move" 0 1
+    return
+  fi
+  pg_regress="$("$PG_CONFIG" --pkglibdir)/pgxs/src/test/regress/pg_regress"
+  timeout -k 10 120 "$pg_regress" --inputdir="$dir" --outputdir="$dir/out" --bindir="$PG_BINDIR" \
+    --dbname=id_gen_pg_uuidv7_move pg_uuidv7_move >>"$log" 2>&1
+  rc=$?
+  [ "$had_it" = 1 ] || make -s -C "$dir/src" PG_CONFIG="$PG_CONFIG" uninstall >>"$log" 2>&1
+  p=$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$log")
+  f=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$log")
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+  if [ $((p + f)) -lt 1 ]; then f=1; fi
+  if [ "$f" -gt 0 ]; then cat "$log"; head -100 "$dir/out/regression.diffs" 2>/dev/null; fi
+  echo "an application keyed by pg_uuidv7 ($(basename "$tarball")) moved onto id_gen_pg_uuidv7 in place: $p of 1 tests pass"
+  tally "sql, pg_uuidv7 move" "$p" "$f"
+}
+
 layer_sql() {
   echo "== sql (pg_regress)"
   timer "sql"
   run_regress sql 600
+  run_pg_uuidv7_suite
+  run_pg_uuidv7_move
   check_logs sql "$WORK/pg" "$WORK/pg2"
   # --- again with debug_discard_caches = 1 (--long; a server with assertions only, the setting
   # exists nowhere else): every catalog cache, relcache and plan cache entry is thrown away at

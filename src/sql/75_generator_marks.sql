@@ -17,3 +17,10 @@ CREATE OR REPLACE FUNCTION shard_raise_mark(shard int4, above bigint) RETURNS ti
     AS 'MODULE_PATHNAME', 'shard_raise_mark' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION shard_raise_mark(int4, bigint) IS 'makes the shard''s next_id() issue only IDs greater than the given one from now on; returns the high-water mark';
 REVOKE ALL ON FUNCTION shard_raise_mark(int4, bigint) FROM PUBLIC;
+
+-- Where this server keeps the node and shard generators' state: 'shared memory' (preloaded),
+-- 'dsm registry' (not preloaded, PostgreSQL 17+), or 'files' (not preloaded, 15 and 16: locked
+-- files with leases). CREATE OR REPLACE, so an upgrade script can include this file.
+CREATE OR REPLACE FUNCTION snowflake_state_storage() RETURNS text
+    AS 'MODULE_PATHNAME', 'snowflake_state_storage' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION snowflake_state_storage() IS 'where the snowflake and shard generators keep their shared state: shared memory, dsm registry or files';

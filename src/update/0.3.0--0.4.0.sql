@@ -2,3 +2,6 @@
 -- names (definitions shared with the install script are written once, with CREATE OR REPLACE).
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION id_gen UPDATE TO '0.4.0'" to load this file. \quit
+
+-- id_gen_audit() (issue 36).
+\ir ../sql/87_audit.sql

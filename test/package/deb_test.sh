@@ -61,7 +61,8 @@ purge_packages() {
 # Files of id_gen in the server's directories, whoever put them there.
 idgen_files() {
   find "$("$SYS_PG_CONFIG" --pkglibdir)" "$("$SYS_PG_CONFIG" --sharedir)/extension" -maxdepth 2 \
-    \( -name 'id_gen.so' -o -name 'id_gen.control' -o -name 'id_gen--*.sql' -o -path '*/bitcode/id_gen*' \) 2>/dev/null
+    \( -name 'id_gen.so' -o -name 'id_gen.control' -o -name 'id_gen--*.sql' -o -name 'id_gen_*.control' \
+       -o -name 'id_gen_*--*.sql' -o -path '*/bitcode/id_gen*' \) 2>/dev/null
 }
 finish() {
   if [ "$mode" = build-only ]; then
@@ -183,6 +184,10 @@ install_debs() {
     f=$(basename "$f")
     [[ $f == id_gen--* ]] || f="id_gen--$f"
     grep -qxF "$sharedir/extension/$f" "$W/files.txt" || { echo "missing from the packages: $f"; return 1; }
+  done
+  # The companion extensions (companions/): each control file and script, as make install puts them.
+  for f in "$ROOT"/companions/*.control "$ROOT"/companions/*--*.sql; do
+    grep -qxF "$sharedir/extension/$(basename "$f")" "$W/files.txt" || { echo "missing from the packages: $(basename "$f")"; return 1; }
   done
   # The shared library has its SONAME, and the -dev package's link points at it.
   objdump -p "$(grep -E '/libid_gen\.so\.[0-9.]+$' "$W/files.txt" | head -1)" | grep -E "SONAME +libid_gen\.so\.${VERSION%.*}\$"

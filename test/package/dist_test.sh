@@ -53,7 +53,9 @@ unpacked_is_head() {
        <(git -C "$ROOT" ls-tree -r --name-only HEAD | sort) || return 1
   # The content at HEAD, byte for byte (a sample that a build needs, and the version's sources).
   local f
-  for f in Makefile id_gen.control META.json CHANGELOG.md $(git -C "$ROOT" ls-tree -r --name-only HEAD src/sql sql expected); do
+  # (and the companion extensions, which make install installs beside it)
+  [ -n "$(git -C "$ROOT" ls-tree -r --name-only HEAD companions | grep '\.control$')" ] || { echo "no companions/*.control at HEAD"; return 1; }
+  for f in Makefile id_gen.control META.json CHANGELOG.md $(git -C "$ROOT" ls-tree -r --name-only HEAD src/sql sql expected companions); do
     cmp <(git -C "$ROOT" show "HEAD:$f") "$W/u/id_gen-$VERSION/$f" || return 1
   done
 }

@@ -11,6 +11,8 @@
 //   ```sql citus         needs Citus: the Citus layer runs it on its coordinator (test/citus), the
 //                        README layer reports it skipped
 //   ```sql fragment      not run: placeholders, or a step that cannot run in the README's sequence
+//   ```sql schema        also run, in order with the other such blocks, in a database where id_gen
+//                        is installed in a schema of its own (id_gen, on the database's search_path)
 // After a statement's ';', on the same line or on the lines directly below it:
 //   -- → a | b           the result, one such line per row, columns joined by " | ", NULL as NULL
 //   -- → ERROR 22P02     the statement fails with that SQLSTATE (": message" adds the message)
@@ -48,7 +50,7 @@ struct Block {
     int line = 0;                   // line of the opening fence
     std::string heading;            // the nearest heading above it
     std::vector<std::string> tags;  // the fence's words after "sql"
-    bool preload = false, nopreload = false, citus = false, fragment = false;
+    bool preload = false, nopreload = false, citus = false, fragment = false, schema = false;
     int min_major = 0;  // the server versions it runs on, from pgNN, pgNN+, pgNN- tags
     int max_major = 1000;
     std::vector<Statement> statements;
@@ -293,6 +295,8 @@ inline std::string apply_tags(Block& b) {
             b.citus = true;
         else if (t == "fragment")
             b.fragment = true;
+        else if (t == "schema")
+            b.schema = true;
         else if (t.size() >= 3 && starts_with(t, "pg") && std::isdigit(static_cast<unsigned char>(t[2]))) {
             // pgNN (that major), pgNN+ (and later), pgNN- (and earlier)
             const std::size_t end = t.find_first_not_of("0123456789", 2);
@@ -302,10 +306,12 @@ inline std::string apply_tags(Block& b) {
             if (suffix != "-") b.min_major = std::max(b.min_major, major);
             if (suffix != "+") b.max_major = std::min(b.max_major, major);
         } else {
-            return "unknown fence tag \"" + t + "\" (known: preload, nopreload, pgNN, pgNN+, pgNN-, citus, fragment)";
+            return "unknown fence tag \"" + t +
+                   "\" (known: preload, nopreload, pgNN, pgNN+, pgNN-, citus, fragment, schema)";
         }
     }
     if (b.preload && b.nopreload) return "a block cannot need both preload and nopreload";
+    if (b.schema && b.citus) return "a citus block does not run in the README layer's schema database";
     if (b.min_major > b.max_major) return "the block's pg tags leave no server version";
     if (b.fragment && b.tags.size() > 1) return "a fragment is never run: it takes no other tag";
     return "";

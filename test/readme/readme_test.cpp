@@ -10,6 +10,10 @@
 // clusters: the main one preloads id_gen, the second does not. A block stops at the first
 // statement that fails unexpectedly (as psql with ON_ERROR_STOP). Afterwards the databases are
 // dropped, and settings the blocks changed with ALTER SYSTEM and roles they created are undone.
+// Blocks tagged `schema` run a second time, in their order, in a third database on the main
+// cluster, where id_gen was installed in a schema of its own (CREATE SCHEMA id_gen; CREATE
+// EXTENSION id_gen SCHEMA id_gen) and that schema put last on the database's search_path, as
+// docs/migrating.md says to do beside an application's own objects.
 //   IDGEN_README        the landing page to run (default: the repository's README.md); the docs
 //                       pages its Contents list links are read relative to its directory
 //   IDGEN_README_KEEP   keep the databases (named idgen_readme) for a look afterwards
@@ -44,6 +48,7 @@ namespace {
 using idgen::readme::Block;
 
 const char* const kDb = "idgen_readme";
+const char* const kSchemaDb = "idgen_readme_schema";
 
 std::string env_or(const char* name, const std::string& fallback) {
     const char* v = std::getenv(name);
@@ -89,6 +94,8 @@ std::vector<Block> load_blocks() {
 // One test cluster: its fresh database and the session every block runs in.
 struct Cluster {
     std::string label;  // "id_gen preloaded" / "id_gen not preloaded"
+    std::string db = kDb;
+    bool own_schema = false;  // the database gets id_gen in schema id_gen before the blocks
     std::string host, port;
     bool want_preloaded = false;
     std::string setup_error;  // the cluster cannot be used: every block on it fails with this
@@ -139,9 +146,16 @@ void start(Cluster& c) {
         }
         c.auto_conf = auto_conf_of(tx);
         c.roles = roles_of(tx);
-        tx.exec(std::string("DROP DATABASE IF EXISTS ") + kDb + " WITH (FORCE)");
-        tx.exec(std::string("CREATE DATABASE ") + kDb);
-        c.session = std::make_unique<pqxx::connection>(c.dsn(kDb) + " options='-c TimeZone=UTC -c DateStyle=ISO,MDY'");
+        tx.exec("DROP DATABASE IF EXISTS " + c.db + " WITH (FORCE)");
+        tx.exec("CREATE DATABASE " + c.db);
+        if (c.own_schema) {
+            pqxx::connection setup(c.dsn(c.db));
+            pqxx::nontransaction stx(setup);
+            stx.exec("CREATE SCHEMA id_gen");
+            stx.exec("CREATE EXTENSION id_gen SCHEMA id_gen");
+            stx.exec("ALTER DATABASE " + c.db + " SET search_path = \"$user\", public, id_gen");
+        }
+        c.session = std::make_unique<pqxx::connection>(c.dsn(c.db) + " options='-c TimeZone=UTC -c DateStyle=ISO,MDY'");
     } catch (const std::exception& e) {
         c.setup_error = std::string("cannot prepare the database: ") + e.what();
     }
@@ -155,6 +169,11 @@ std::string finish(Cluster& c) {
     try {
         pqxx::connection admin(c.dsn("postgres"));
         pqxx::nontransaction tx(admin);
+        // The schema database shares the main cluster: its settings and roles are the main's.
+        if (c.own_schema) {
+            if (env_or("IDGEN_README_KEEP", "").empty()) tx.exec("DROP DATABASE IF EXISTS " + c.db + " WITH (FORCE)");
+            return "";
+        }
         // Without preloading, PostgreSQL 15 and 16 know id_gen's settings only once it is loaded.
         tx.exec("LOAD 'id_gen'");
         const auto now = auto_conf_of(tx);
@@ -176,7 +195,7 @@ std::string finish(Cluster& c) {
             }
         if (changed) tx.exec("SELECT pg_catalog.pg_reload_conf()");
         if (env_or("IDGEN_README_KEEP", "").empty()) {
-            tx.exec(std::string("DROP DATABASE IF EXISTS ") + kDb + " WITH (FORCE)");
+            tx.exec("DROP DATABASE IF EXISTS " + c.db + " WITH (FORCE)");
             for (const std::string& r : roles_of(tx))
                 if (c.roles.count(r) == 0) tx.exec("DROP ROLE " + tx.quote_name(r));
         }
@@ -186,14 +205,14 @@ std::string finish(Cluster& c) {
     return problems;
 }
 
-Cluster g_main, g_second;
+Cluster g_main, g_second, g_schema;
 
 // Runs one block's statements in the cluster's session (opened again if a statement lost it).
 std::string run_block(Cluster& c, const Block& b) {
     try {
         if (!c.session || !c.session->is_open()) {
             c.session =
-                std::make_unique<pqxx::connection>(c.dsn(kDb) + " options='-c TimeZone=UTC -c DateStyle=ISO,MDY'");
+                std::make_unique<pqxx::connection>(c.dsn(c.db) + " options='-c TimeZone=UTC -c DateStyle=ISO,MDY'");
         }
     } catch (const std::exception& x) {
         return b.file + ":" + std::to_string(b.line) + " (" + c.where() + ")\n    lost the session: " + x.what() + "\n";
@@ -212,11 +231,20 @@ public:
         g_second.want_preloaded = false;
         g_second.host = env_or("IDGEN_NOPRELOAD_PGHOST", "");
         g_second.port = env_or("IDGEN_NOPRELOAD_PGPORT", "5432");
+        g_schema.label = "id_gen preloaded, in schema id_gen";
+        g_schema.want_preloaded = true;
+        g_schema.host = g_main.host;
+        g_schema.port = g_main.port;
+        g_schema.db = kSchemaDb;
+        g_schema.own_schema = true;
         start(g_main);
         start(g_second);
+        start(g_schema);
     }
     static void TearDownTestSuite() {
-        for (Cluster* c : {&g_main, &g_second}) {
+        // g_schema first (its database only): g_main's finish() then restores the settings and
+        // roles of the cluster they share.
+        for (Cluster* c : {&g_schema, &g_main, &g_second}) {
             const std::string problems = finish(*c);
             // A failure (the run's exit status), not a note: a cluster left changed would mislead the
             // layers after this one.
@@ -234,7 +262,8 @@ TEST_P(ReadmeBlock, Runs) {
     if (b.citus) GTEST_SKIP() << at << " [sql citus]: run by the Citus layer on its coordinator";
     int ran = 0;
     std::string other_version;
-    for (Cluster* c : {&g_main, &g_second}) {
+    for (Cluster* c : {&g_main, &g_second, &g_schema}) {
+        if (c->own_schema && !b.schema) continue;
         if ((b.preload && !c->want_preloaded) || (b.nopreload && c->want_preloaded)) continue;
         if (!c->setup_error.empty()) {
             ADD_FAILURE() << at << " (" << c->label << "): " << c->setup_error;

@@ -64,6 +64,18 @@ TEST(ReadmeBlocks, InlineCodeAtTheStartOfALineIsNoFence) {
     EXPECT_EQ(blocks[0].error, "");
 }
 
+// `schema`: run again in the database where id_gen has a schema of its own; combines with the
+// version and preload tags, not with citus.
+TEST(ReadmeBlocks, TheSchemaTag) {
+    const auto b = parse_readme("```sql schema pg17+\nSELECT 1;\n```\n```sql\nSELECT 2;\n```\n");
+    ASSERT_EQ(b.size(), 2u);
+    EXPECT_EQ(b[0].error, "");
+    EXPECT_TRUE(b[0].schema);
+    EXPECT_EQ(b[0].min_major, 17);
+    EXPECT_FALSE(b[1].schema);
+    EXPECT_NE(parse_readme("```sql schema citus\nSELECT 1;\n```\n")[0].error, "");
+}
+
 TEST(ReadmeBlocks, BadTagsAndUnclosedFencesAreErrors) {
     EXPECT_NE(parse_readme("```sql prelaod\nSELECT 1;\n```\n")[0].error, "");
     EXPECT_NE(parse_readme("```sql preload nopreload\nSELECT 1;\n```\n")[0].error, "");

@@ -98,3 +98,184 @@ CREATE TABLE shard_blocks (
 );
 
 -- added:
+
+-- The install guard (00_head.sql), as the piece writes it: the Makefile puts the list
+-- of the script's objects in place of the marked line (install_script_test.pl puts it back).
+DO $install_guard$
+DECLARE
+    objects text[] := '{}'::text[]; -- install_objects
+    nsp oid := pg_catalog.to_regnamespace('@extschema@');
+    nsp_name text := (SELECT n.nspname FROM pg_catalog.pg_namespace n WHERE n.oid = nsp);
+    item text;
+    kind text;
+    ident text;
+    found_class regclass;
+    found_oid oid;
+    args oid[];
+    arg text;
+    seen text[] := '{}';
+    taken text[] := '{}';
+    owner text;
+    code text;
+BEGIN
+    FOREACH item IN ARRAY objects LOOP
+        kind := pg_catalog.split_part(item, ' ', 1);
+        ident := pg_catalog.substr(item, pg_catalog.length(kind) + 2);
+        found_oid := NULL;
+        IF kind IN ('function', 'operator') THEN
+            -- The input types as the script names them, resolved as its statements resolve them
+            -- (CREATE EXTENSION's search_path): one that does not exist yet cannot clash.
+            args := '{}';
+            FOREACH arg IN ARRAY pg_catalog.string_to_array(
+                    pg_catalog.rtrim(pg_catalog.substr(ident, pg_catalog.strpos(ident, '(') + 1), ')'), ',') LOOP
+                args := args || CASE WHEN arg = 'NONE' THEN 0::oid ELSE pg_catalog.to_regtype(arg)::oid END;
+            END LOOP;
+            CONTINUE WHEN pg_catalog.array_position(args, NULL) IS NOT NULL;
+            IF kind = 'function' THEN
+                found_class := 'pg_catalog.pg_proc';
+                SELECT p.oid INTO found_oid FROM pg_catalog.pg_proc p
+                WHERE p.pronamespace = nsp
+                  AND p.proname = pg_catalog.split_part(ident, '(', 1)
+                  AND p.proargtypes = pg_catalog.array_to_string(args, ' ')::pg_catalog.oidvector;
+            ELSE
+                found_class := 'pg_catalog.pg_operator';
+                SELECT o.oid INTO found_oid FROM pg_catalog.pg_operator o
+                WHERE o.oprnamespace = nsp
+                  AND o.oprname = pg_catalog.split_part(ident, '(', 1)
+                  AND o.oprleft = args[1] AND o.oprright = args[2];
+            END IF;
+        ELSIF kind = 'type' THEN
+            -- A table's or a composite type's row type is named as the relation.
+            SELECT CASE WHEN t.typrelid <> 0 THEN t.typrelid ELSE t.oid END,
+                   CASE WHEN t.typrelid <> 0 THEN 'pg_catalog.pg_class' ELSE 'pg_catalog.pg_type' END
+              INTO found_oid, found_class
+            FROM pg_catalog.pg_type t WHERE t.typnamespace = nsp AND t.typname = ident;
+        ELSIF kind = 'relation' THEN
+            found_class := 'pg_catalog.pg_class';
+            SELECT c.oid INTO found_oid FROM pg_catalog.pg_class c
+            WHERE c.relnamespace = nsp AND c.relname = ident;
+        ELSIF kind = 'opclass' THEN
+            found_class := 'pg_catalog.pg_opclass';
+            SELECT c.oid INTO found_oid FROM pg_catalog.pg_opclass c JOIN pg_catalog.pg_am a ON a.oid = c.opcmethod
+            WHERE c.opcnamespace = nsp AND c.opcname = pg_catalog.split_part(ident, ' ', 1)
+              AND a.amname = pg_catalog.split_part(ident, ' ', 2);
+        ELSIF kind = 'opfamily' THEN
+            found_class := 'pg_catalog.pg_opfamily';
+            SELECT f.oid INTO found_oid FROM pg_catalog.pg_opfamily f JOIN pg_catalog.pg_am a ON a.oid = f.opfmethod
+            WHERE f.opfnamespace = nsp AND f.opfname = pg_catalog.split_part(ident, ' ', 1)
+              AND a.amname = pg_catalog.split_part(ident, ' ', 2);
+        ELSE
+            RAISE EXCEPTION 'id_gen''s install guard: unknown kind of object in "%"', item
+                USING ERRCODE = '39000';
+        END IF;
+        -- A table is listed as a relation and as a row type: one object, named once.
+        CONTINUE WHEN found_oid IS NULL OR (found_class::oid || '/' || found_oid) = ANY (seen);
+        seen := seen || (found_class::oid || '/' || found_oid);
+        SELECT e.extname INTO owner FROM pg_catalog.pg_depend d
+            JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid
+        WHERE d.classid = found_class AND d.objid = found_oid AND d.deptype = 'e'
+          AND d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass;
+        -- Named as in the schema (PostgreSQL 18 qualifies a uuidv7() that its own shadows).
+        taken := taken || (pg_catalog.replace(pg_catalog.pg_describe_object(found_class, found_oid, 0),
+                                              pg_catalog.quote_ident(nsp_name) || '.', '')
+                           || CASE WHEN owner IS NULL THEN '' ELSE pg_catalog.format(' (extension %s)', owner) END);
+        owner := NULL;
+        code := COALESCE(code, CASE kind WHEN 'function' THEN '42723' WHEN 'operator' THEN '42723'
+                                         WHEN 'relation' THEN '42P07' ELSE '42710' END);
+    END LOOP;
+    IF pg_catalog.cardinality(taken) > 0 THEN
+        RAISE EXCEPTION 'id_gen cannot be installed in schema "%": % of its objects'' names are taken there',
+                nsp_name, pg_catalog.cardinality(taken)
+            USING ERRCODE = code,
+                  DETAIL = pg_catalog.format('Taken in schema "%s": %s.',
+                                             nsp_name,
+                                             pg_catalog.array_to_string(taken, ', ')),
+                  HINT = 'Install id_gen in a schema of its own, and add that schema to search_path where its functions and operators are used unqualified: CREATE SCHEMA id_gen; CREATE EXTENSION id_gen SCHEMA id_gen;';
+    END IF;
+END
+$install_guard$;
+
+-- id_gen_audit() (87_audit.sql).
+CREATE OR REPLACE FUNCTION @extschema@.id_gen_audit(
+    tab pg_catalog.regclass, col name,
+    OUT shape text, OUT verdict text, OUT ids bigint,
+    OUT earliest timestamptz, OUT latest timestamptz, OUT example text)
+RETURNS SETOF record
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    typ oid;
+    kind text;
+    -- What the query reads from each value v: its time t and, for values outside the window,
+    -- its shape (the verdict is known there as w).
+    time_expr text;
+    shape_expr text;
+    low timestamptz := '2000-01-01 00:00:00+00';
+    epoch timestamptz;
+    created text;
+BEGIN
+    SELECT a.atttypid INTO typ FROM pg_catalog.pg_attribute a
+    WHERE a.attrelid = tab AND a.attname = col AND a.attnum > 0 AND NOT a.attisdropped;
+    IF typ IS NULL THEN
+        RAISE EXCEPTION 'column "%" of relation % does not exist', col, tab USING ERRCODE = '42703';
+    END IF;
+    -- A domain is audited as its base type.
+    SELECT CASE WHEN y.typtype = 'd' THEN y.typbasetype ELSE y.oid END INTO typ
+    FROM pg_catalog.pg_type y WHERE y.oid = typ;
+    SELECT d.kind INTO created FROM @extschema@.id_type_describe(typ::pg_catalog.regtype) d;
+
+    IF typ = '@extschema@.ulid'::pg_catalog.regtype THEN
+        kind := 'ulid';
+        time_expr := '@extschema@.ulid_time(v)';
+        -- A ULID outside the window is often a UUID that was cast: its version and variant bits.
+        shape_expr := $q$CASE WHEN w = 'in window' THEN 'ulid' ELSE pg_catalog.format('ulid: uuid version bits %s, %s variant',
+                          pg_catalog.substr(v::pg_catalog.uuid::text, 15, 1),
+                          CASE WHEN pg_catalog.substr(v::pg_catalog.uuid::text, 20, 1) IN ('8', '9', 'a', 'b') THEN 'RFC 9562' ELSE 'other' END) END$q$;
+    ELSIF typ = 'pg_catalog.uuid'::pg_catalog.regtype THEN
+        kind := 'uuid';
+        -- Versions 1, 6 and 7 carry a time (version 1 and 6 from 1582, below the window's 2000).
+        time_expr := '@extschema@.uuid_extract_timestamp(v)';
+        shape_expr := $q$CASE WHEN v IS NULL THEN 'uuid' ELSE COALESCE('uuid v' || @extschema@.uuid_extract_version(v), 'uuid, not of the RFC 9562 variant') END$q$;
+    ELSIF typ = '@extschema@.ksuid'::pg_catalog.regtype THEN
+        kind := 'ksuid';
+        epoch := '2014-05-13 16:53:20+00';
+        time_expr := '@extschema@.ksuid_time(v)';
+    ELSIF typ = '@extschema@.objectid'::pg_catalog.regtype THEN
+        kind := 'objectid';
+        time_expr := '@extschema@.objectid_time(v)';
+    ELSIF typ = '@extschema@.rsxid'::pg_catalog.regtype THEN
+        kind := 'rsxid';
+        time_expr := '@extschema@.xid_time(v)';
+    ELSIF typ = '@extschema@.snowflake'::pg_catalog.regtype THEN
+        kind := 'snowflake';
+        epoch := '2010-11-04 01:42:54.657+00';
+        time_expr := '@extschema@.snowflake_time(v)';
+    ELSIF created IS NOT NULL THEN
+        -- A type of create_id_type(): its own <name>_time() reads the time of its kind.
+        kind := pg_catalog.format('%s (%s)', typ::pg_catalog.regtype, created);
+        epoch := CASE created WHEN 'snowflake' THEN '2010-11-04 01:42:54.657+00'::timestamptz
+                              WHEN 'ksuid' THEN '2014-05-13 16:53:20+00'::timestamptz END;
+        time_expr := (SELECT pg_catalog.format('%I.%I(v)', n.nspname, y.typname || '_time')
+                      FROM pg_catalog.pg_type y JOIN pg_catalog.pg_namespace n ON n.oid = y.typnamespace
+                      WHERE y.oid = typ);
+    ELSE
+        RAISE EXCEPTION 'id_gen_audit() cannot read the time of type %', typ::pg_catalog.regtype
+            USING ERRCODE = '42804',
+                  HINT = 'It reads columns of type ulid, uuid (versions 1, 6 and 7), ksuid, objectid, rsxid, snowflake (the twitter layout) and the types of create_id_type().';
+    END IF;
+    low := GREATEST(low, epoch);
+    RETURN QUERY EXECUTE pg_catalog.format(
+        $q$SELECT %s, w, pg_catalog.count(*), pg_catalog.min(t), pg_catalog.max(t), pg_catalog.min(v::text)
+             FROM (SELECT v, t, CASE WHEN v IS NULL THEN 'null' WHEN t IS NULL THEN 'no time'
+                                     WHEN t < $1 THEN 'before window' WHEN t > $2 THEN 'after window'
+                                     ELSE 'in window' END AS w
+                   FROM (SELECT %I AS v FROM %s) r, LATERAL (SELECT %s AS t) d) c
+            GROUP BY 1, 2
+            ORDER BY pg_catalog.array_position(ARRAY['in window', 'before window', 'after window', 'no time', 'null'], w), 1$q$,
+        COALESCE(shape_expr, pg_catalog.quote_literal(kind)), col, tab, time_expr)
+        USING low, pg_catalog.now() + interval '1 day';
+END
+$$;
+COMMENT ON FUNCTION @extschema@.id_gen_audit(pg_catalog.regclass, name) IS
+    'the IDs of a column grouped by what their time says: in a plausible window (after the kind''s epoch and 2000, before now() + 1 day) or outside it, with counts, times and an example';
