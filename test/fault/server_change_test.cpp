@@ -75,8 +75,9 @@ TEST_P(Failover, PromotedStandbyIssuesAboveThePrimary) {
         if (ahead_ms < 1000.0) {
             // A machine too busy to issue faster than the layout's 25,600 IDs per second: P's
             // clock is moved ahead instead (the test clock, this session only), so that its last
-            // IDs are as far ahead of the real clock as a burst would have taken them.
-            const long shift = static_cast<long>(1500.0 - ahead_ms);
+            // IDs are as far ahead of the real clock as a burst would have taken them (2.5 s: the
+            // check below wants 1 s, and a loaded machine takes hundreds of ms between statements).
+            const long shift = static_cast<long>(2500.0 - ahead_ms);
             {
                 pqxx::nontransaction tx(*pc);
                 tx.exec("SET id_gen.test_clock_offset = " + std::to_string(shift));
