@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -115,6 +116,90 @@ TEST_P(Failover, PromotedStandbyIssuesAboveThePrimary) {
     book.add_many(sid, more, s0, Clock::now());
     ds.finish();
     book.check("9 failover (" + std::string(mode_name(mode)) + ")");
+}
+
+// Scenario 9b: the promoted server's clock steps back (the test clock, 20 s) once it has issued its
+// first ID: reloaded, and then across a restart. The standby's records are the base backup's (the
+// state files are not WAL-logged), so the old primary's IDs lie above them; the promoted server
+// starts above its clock plus the horizon, and that clock is the one it read at its first takeover
+// (takeover_clock), not the stepped-back one. Three layouts: twitter, read on S before the step
+// back (its first call), sonyflake, first read after the reload, and javascript, used on P only
+// after the base backup (S has no file of it: made afresh on the new timeline), first read after
+// the restart. Every ID S issues is above every ID P issued, layout by layout.
+TEST_P(Failover, ClockStepsBackOnThePromotedServer) {
+    const Mode mode = GetParam();
+    const std::vector<std::string> layouts = {"twitter", "sonyflake", "javascript"};
+    const auto sql = [](const std::string& l, int n) {
+        return "SELECT gen_snowflake('" + l + "')::bigint FROM generate_series(1, " + std::to_string(n) +
+               ") WITH ORDINALITY AS g(v, k) ORDER BY k";
+    };
+    Cluster p("s9b-p-" + tag(mode), mode);
+    p.start();
+    Deadline dp(p, 60, "scenario 9b, primary");
+    IdBook book[3];
+    int pconn[3];
+    auto pc = connect_retrying(p.dsn());
+    const auto issue = [&](pqxx::connection& c, int g, int conn, int n) {
+        const TimePoint t0 = Clock::now();
+        const auto ids = query_ids(c, sql(layouts[g], n));
+        book[g].add_many(conn, ids, t0, Clock::now());
+        ASSERT_EQ(ids.size(), static_cast<std::size_t>(n)) << layouts[g];
+    };
+    for (int g = 0; g < 3; ++g) pconn[g] = book[g].new_conn();
+    for (int g = 0; g < 2; ++g) issue(*pc, g, pconn[g], 100);
+
+    Cluster s(Cluster::Empty{}, "s9b-s-" + tag(mode), mode, 1);
+    ASSERT_EQ(run_as_pg(shell_quote(settings().bindir + "/pg_basebackup") + " -h " + shell_quote(p.dir()) + " -p " +
+                        std::to_string(p.port()) + " -U postgres -D " + shell_quote(s.pgdata()) +
+                        " -R -X stream -c fast --no-sync >" + shell_quote(s.dir() + "/basebackup.log") + " 2>&1"),
+              0)
+        << "pg_basebackup failed: see " << s.dir() << "/basebackup.log";
+    s.append_conf({"port = " + std::to_string(s.port()), "unix_socket_directories = '" + s.dir() + "'"});
+    s.start();
+    // P goes on for 1.5 s: its marks move on, the standby's copies stay where the backup left them.
+    const TimePoint until = Clock::now() + std::chrono::milliseconds(1500);
+    while (Clock::now() < until && !dp.expired())
+        for (int g = 0; g < 3; ++g) issue(*pc, g, pconn[g], 20);
+    long long p_max[3];
+    for (int g = 0; g < 3; ++g) p_max[g] = book[g].max_id();
+    pc.reset();
+    dp.finish();
+    p.stop("immediate");
+    const TimePoint promoted = Clock::now();
+    for (auto& b : book) b.fault_at(promoted);
+    ASSERT_EQ(s.pg_ctl("promote -w -t 60"), 0) << "pg_ctl promote failed:\n" << s.log_tail();
+
+    Deadline ds(s, 60, "scenario 9b, promoted standby");
+    int sconn[3];
+    for (int g = 0; g < 3; ++g) sconn[g] = book[g].new_conn();
+    {
+        auto sc = connect_retrying(s.dsn());
+        issue(*sc, 0, sconn[0], 1);  // the first ID after the promotion, the clocks in step
+    }
+    s.exec("ALTER SYSTEM SET id_gen.test_clock_offset = -20000");
+    s.exec("SELECT pg_reload_conf()");
+    sleep_ms(300);  // the postmaster has passed the reload on
+    {
+        auto sc = connect_retrying(s.dsn());
+        EXPECT_EQ(s.query_value("SHOW id_gen.test_clock_offset"), "-20000");
+        issue(*sc, 1, sconn[1], 100);  // first read after the reload
+        issue(*sc, 0, sconn[0], 100);
+    }
+    s.restart();
+    {
+        auto sc = connect_retrying(s.dsn());
+        for (int g : {2, 1, 0}) issue(*sc, g, sconn[g], 100);  // javascript: first read after the restart
+    }
+    ds.finish();
+    for (int g = 0; g < 3; ++g) {
+        const auto after = book[g].ids_after(promoted);
+        ASSERT_FALSE(after.empty()) << layouts[g];
+        const long long s_min = *std::min_element(after.begin(), after.end());
+        std::cout << "scenario 9b (" << mode_name(mode) << ", " << layouts[g] << "): P's last ID " << p_max[g]
+                  << ", the promoted server's first " << s_min << " (" << (s_min > p_max[g] ? "above" : "NOT above")
+                  << ")" << std::endl;
+        book[g].check("9b failover, then the clock back (" + layouts[g] + ", " + mode_name(mode) + ")");
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Fault, Failover, testing::Values(Mode::kNoPreload, Mode::kPreload), mode_tag);

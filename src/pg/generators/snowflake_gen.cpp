@@ -70,19 +70,27 @@ public:
 
     // The mark is restated for the key's epoch; a record written by another server or timeline (a
     // promoted standby, a copy of the data directory: its writer may have issued up to the horizon
-    // since) counts as at least the clock plus the horizon. Generation starts after the mark. While
+    // since) counts as at least the clock plus the horizon, the clock being at least the one this
+    // server read when it first took over such state (takeover_clock(): a clock stepped back since,
+    // reloaded or across a restart, does not lower it). Generation starts after the mark. While
     // the mark is within the horizon of the clock (a new file, a restart, a failover) the clock is
     // read as it is, so IDs stay within max_run_ahead of the clock (the first call may wait up to
     // the reserve for that): the bound a server starting at another's horizon relies on. A mark
     // beyond the horizon means the clock stepped back: then the generator behaves as a clock
     // standing still at the mark.
     bool restore(const StateRecord& r, const char*, std::int64_t now_ms, LiveState& live, std::int64_t& start,
-                 StateError&) noexcept override {
+                 StateError& err) noexcept override {
         live.mark = snowflake_mark_for_epoch(r.reserved_ms, r.epoch_ms, key.epoch_ms);
         start = live.mark;
         std::int64_t h = INT64_MAX;
         (void)__builtin_add_overflow(now_ms, horizon_ms(), &h);
-        if ((r.sysid != current_sysid() || r.timeline != current_timeline()) && h > start) start = h;
+        if (r.sysid != current_sysid() || r.timeline != current_timeline()) {
+            std::int64_t from = now_ms;
+            if (!takeover_clock(now_ms, from, err)) return false;
+            std::int64_t other = INT64_MAX;
+            (void)__builtin_add_overflow(from, horizon_ms(), &other);
+            if (other > start) start = other;
+        }
         live.st = SnowflakeState{};
         if (start <= h)
             snowflake_state_restore_at_horizon(live.st, *l_, start, now_ms);

@@ -308,8 +308,14 @@ bool open_locked(const StateKey& k, std::int64_t now_ms, std::int64_t horizon_ms
         if (fd < 0) {
             fd = open_state_fd(k, out.path, cached);
             if (fd < 0 && errno == ENOENT) {
+                // A clocked generator's file made afresh on a timeline after the first (a promoted
+                // standby: the old primary may have used the key since the base backup) counts
+                // from the takeover clock, as an inherited record does.
+                std::int64_t from = now_ms;
+                if (now_ms >= 0 && horizon_ms > 0 && current_timeline() > 1 && !takeover_clock(now_ms, from, err))
+                    return false;
                 std::int64_t start = INT64_MIN;
-                if (!__builtin_add_overflow(now_ms, horizon_ms, &start) && carried > start) start = carried;
+                if (!__builtin_add_overflow(from, horizon_ms, &start) && carried > start) start = carried;
                 if (!create_state(k, out.path, start, outer, err)) return false;
                 fd = open_state_fd(k, out.path, cached);
             }

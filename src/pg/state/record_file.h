@@ -95,6 +95,18 @@ void state_forget(const StateKey& key) noexcept;
 [[nodiscard]] bool state_raise_mark(Generator& g, std::int64_t want, std::int64_t now_ms, std::int64_t& mark,
                                     bool& raised, StateError& err, OuterLock* outer = nullptr);
 
+// The takeover clock: when a server (its system identifier and timeline) first takes over state
+// another wrote — the first read of a record of another server or timeline (a promoted standby's
+// inherited records), or a clocked generator's file created afresh on a timeline after the first —
+// the generators' clock reading `now_ms` is fixed in pg_idgen/v2/takeover_<sysid>_<timeline>
+// (written and fsync'd before it is used, never rewritten). Every later takeover on that server
+// counts from it: `clock_ms` is the larger of `now_ms` and that reading. So a clock stepped back
+// after the first takeover (reloaded, or across a restart) cannot lower the horizon a promoted
+// standby starts above, for keys it had not read yet as for those whose horizon it had not yet
+// written. Plain system calls only, never raises: callable under a state file's lock. False (err
+// set) when the file cannot be read or written, or is damaged (kStateDamaged naming it).
+[[nodiscard]] bool takeover_clock(std::int64_t now_ms, std::int64_t& clock_ms, StateError& err) noexcept;
+
 // How long the last successful fsync of a state file took, in ms (for sizing the reserve).
 [[nodiscard]] std::int64_t state_last_fsync_ms() noexcept;
 

@@ -1,5 +1,6 @@
 // id_gen: creating a key's state file afresh, taking over 0.1.0's record of the key on the way
-// (record_file.h: state_open_locked() calls it when the file is missing).
+// (record_file.h: state_open_locked() calls it when the file is missing); and the takeover clock
+// of a server that took over another's state (record_file.h: takeover_clock()).
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -102,3 +103,80 @@ bool create_state(const StateKey& k, const char* path, std::int64_t start_mark, 
 }
 
 }  // namespace idgen::pg::sfd
+
+namespace idgen::pg {
+namespace {
+
+// This backend's copy of the takeover clock of one (system identifier, timeline). What keeps it
+// current: the file is written once (linked into place, never over an existing one) and never
+// rewritten, so a copy read once stays its value. (A file removed by hand is made again from a
+// later reading; a copy of the earlier one only starts a takeover later, never earlier.)
+struct TakeoverCopy {
+    std::uint64_t sysid = 0;
+    std::uint32_t timeline = 0;
+    std::int64_t clock_ms = 0;
+    bool valid = false;
+};
+TakeoverCopy g_takeover;
+
+}  // namespace
+
+bool takeover_clock(std::int64_t now_ms, std::int64_t& clock_ms, StateError& err) noexcept {
+    using namespace sfd;
+    clock_ms = now_ms;
+    const std::uint64_t sysid = current_sysid();
+    const std::uint32_t timeline = current_timeline();
+    if (timeline == 0) return true;  // in recovery: nothing is issued here
+    if (!(g_takeover.valid && g_takeover.sysid == sysid && g_takeover.timeline == timeline)) {
+        char path[64];
+        snprintf(path, sizeof path, "%s/takeover_%llu_%u", kDir, static_cast<unsigned long long>(sysid),
+                 static_cast<unsigned>(timeline));
+        if (!ensure_dir(kLegacyDir, ".")) return fail_errno(err, "create directory for", kLegacyDir);
+        if (!ensure_dir(kDir, kLegacyDir)) return fail_errno(err, "create directory for", kDir);
+        for (int attempt = 0;; ++attempt) {
+            const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+            if (fd >= 0) {
+                std::uint8_t buf[kStateRecordSize + 1];
+                const ssize_t n = ::pread(fd, buf, sizeof buf, 0);
+                const int saved = errno;
+                ::close(fd);
+                errno = saved;
+                if (n < 0) return fail_errno(err, "read", path);
+                const DecodedRecord d = state_record_decode(buf, static_cast<std::size_t>(n));
+                if (d.damage != RecordDamage::kNone || d.record.sysid != sysid || d.record.timeline != timeline) {
+                    err.code = Error::kStateDamaged;
+                    err.detail = say("id_gen state file \"%s\" is damaged: %s", path,
+                                     d.damage != RecordDamage::kNone ? record_damage_text(d.damage)
+                                                                     : "it names another server or timeline");
+                    return false;
+                }
+                // Its entry is durable before its reading is used (another backend may have linked
+                // it an instant ago, its directory not yet fsync'd).
+                if (!fsync_dir(kDir)) return fail_errno(err, "fsync directory of", path);
+                g_takeover = TakeoverCopy{sysid, timeline, d.record.reserved_ms, true};
+                break;
+            }
+            if (errno != ENOENT || attempt > 0) return fail_errno(err, "open", path);
+            // Made afresh from this reading: a temporary file written and fsync'd, then linked
+            // into place, never over one another backend linked first (that one is read instead).
+            StateRecord r{};
+            r.reserved_ms = now_ms;
+            r.sysid = sysid;
+            r.timeline = timeline;
+            char tmp[80];
+            snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, process_id());
+            const int tfd = ::open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, S_IRUSR | S_IWUSR);
+            if (tfd < 0) return fail_errno(err, "create", tmp);
+            bool ok = write_record_fd(tfd, r) || fail_errno(err, "write", tmp);
+            if (ok && pg_fsync(tfd) != 0) ok = fail_errno(err, "fsync", tmp);
+            ::close(tfd);
+            if (ok && ::link(tmp, path) != 0 && errno != EEXIST) ok = fail_errno(err, "create", path);
+            ::unlink(tmp);
+            if (!ok) return false;
+        }
+    }
+    if (g_takeover.clock_ms > clock_ms) clock_ms = g_takeover.clock_ms;
+    return true;
+}
+
+}  // namespace idgen::pg

@@ -10,6 +10,8 @@ namespace idgen::pg::sfd {
 inline constexpr const char* kLegacyDir = "pg_idgen";
 inline constexpr const char* kDir = "pg_idgen/v2";
 
+// Formats `fmt` (two %s: `path`, `what`) into the shared detail buffer and returns it.
+const char* say(const char* fmt, const char* path, const char* what) noexcept;
 // kStateIoError with "could not <verb> id_gen state file "<path>": <strerror(errno)>". False.
 bool fail_errno(StateError& err, const char* verb, const char* path) noexcept;
 // The path of `k`'s file under `dir`.

@@ -49,7 +49,10 @@
 //     (Generator::restore), so its first pair needs a new mark (synced in this run). The mark on
 //     disk is the largest ever granted: stores never write a smaller one. A file created afresh
 //     and a record written by another server or timeline (a promoted standby) start at the clock
-//     plus the horizon: the run-ahead allowance plus the largest reserve plus a unit.
+//     plus the horizon: the run-ahead allowance plus the largest reserve plus a unit. The clock
+//     there is at least the one the server read at its first such takeover, fixed on disk then
+//     (takeover_clock, record_file.h): a clock that steps back after it (reloaded, or across a
+//     restart) does not lower the start of keys taken over later.
 //  4. Across epochs (a shard re-created with another epoch): a mark written under epoch E1 is
 //     restated for epoch E2 keeping its time field (snowflake_mark_for_epoch).
 //  5. Across an upgrade from 0.1.0: the first v2 record of a key takes over the 0.1.0 record's
