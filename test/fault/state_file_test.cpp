@@ -1,10 +1,12 @@
 // The state file itself goes wrong: damaged while the server is down, deleted under running
-// backends, or left with a mark while the clock steps back. Each runs without and with
+// backends, or left with a mark while the clock steps back; a shard block valid from a time the
+// generators' clock has not reached. Each runs without and with
 // shared_preload_libraries.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -198,6 +200,65 @@ TEST_P(StateFile, ClockSteppedBackBetweenRestarts) {
     d.finish();
     node.check("6 clock stepped back, gen_snowflake() (" + std::string(mode_name(mode)) + ")");
     shard.check("6 clock stepped back, shard next_id() (" + std::string(mode_name(mode)) + ")");
+}
+
+// Scenario 6b. A block of shard 2's sequence field is granted to this node, valid from 1 s after
+// the grant (as a grant over a shard that issued from its whole field makes it). The block's
+// validity is read on the generators' clock, the one its IDs are made from: with the test clock
+// 5 s behind once the server's clock has passed valid_from, the block still refuses (55000) and
+// issues nothing older than valid_from; with the test clock 5 s ahead before then, it issues, and
+// every ID is from valid_from on and above the whole field's IDs.
+TEST_P(StateFile, BlockValidOnTheGeneratorsClock) {
+    const Mode mode = GetParam();
+    Cluster c("s6b-" + tag(mode), mode);
+    c.start();
+    c.exec("SELECT create_shard(2)");
+    Deadline d(c, 60, "scenario 6b");
+    const auto ms_of = [](long long id) { return 1704067200000LL + (id >> 23); };  // create_shard()'s epoch
+    long long field_max = 0;
+    {
+        auto conn = connect_retrying(c.dsn());
+        for (long long id : query_ids(*conn, "SELECT shard_2.next_id() FROM generate_series(1, 1000)"))
+            field_max = std::max(field_max, id);
+    }
+    const std::string grant =
+        "INSERT INTO shard_blocks (shard, node_id, seq_lo, seq_bits, valid_from, node_group) VALUES (2, 1, 0, 4, "
+        "clock_timestamp() + interval '1 s', 0)";
+    const std::string valid_from_ms =
+        "SELECT (extract(epoch FROM valid_from) * 1000)::bigint FROM shard_blocks WHERE shard = 2";
+    const auto next_id = [&](int offset_ms, std::string& sqlstate) {
+        auto conn = connect_retrying(c.dsn());
+        pqxx::nontransaction tx(*conn);
+        tx.exec("SET id_gen.test_clock_offset = " + std::to_string(offset_ms));
+        try {
+            return tx.exec("SELECT shard_2.next_id()")[0][0].as<long long>();
+        } catch (const pqxx::sql_error& e) {
+            sqlstate = e.sqlstate();
+            return 0LL;
+        }
+    };
+    // Behind: the server's clock past valid_from, the generators' 5 s behind it.
+    c.exec(grant);
+    const long long from_1 = std::stoll(c.query_value(valid_from_ms));
+    sleep_ms(1300);
+    std::string state;
+    const long long behind = next_id(-5000, state);
+    EXPECT_EQ(behind, 0) << "the block issued " << behind << ", of " << ms_of(behind) - from_1
+                         << " ms after its valid_from, with the generators' clock before it";
+    EXPECT_EQ(state, "55000");
+    // Ahead: a new grant (the block re-made), the generators' clock 5 s ahead of the server's.
+    c.exec("DELETE FROM shard_blocks WHERE shard = 2");
+    c.exec(grant);
+    const long long from_2 = std::stoll(c.query_value(valid_from_ms));
+    state.clear();
+    const long long ahead = next_id(5000, state);
+    EXPECT_EQ(state, "") << "the block refused with the generators' clock past its valid_from";
+    if (ahead != 0) {
+        EXPECT_GE(ms_of(ahead), from_2) << ahead;
+        EXPECT_LT(ahead & 1023, 16) << ahead << " is not of the block 0..15";
+        EXPECT_GT(ahead, field_max);
+    }
+    d.finish();
 }
 
 INSTANTIATE_TEST_SUITE_P(Fault, StateFile, testing::Values(Mode::kNoPreload, Mode::kPreload), mode_tag);

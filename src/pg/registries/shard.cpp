@@ -79,9 +79,11 @@ IDGEN_FUNCTION(shard_next_id) {
     }
     // A block is used from its valid_from on. Once the clock has passed it, this backend's cache
     // entry says so and later calls read no clock here: the generator never issues an ID older
-    // than one it issued, so every later ID of the block is as late.
+    // than one it issued, so every later ID of the block is as late. The clock is the one the
+    // generator reads (with the test clock's offset on a server started for testing): a block
+    // found valid by another clock would be issued from one behind its valid_from.
     if (entry.in_block && !entry.block_valid) {
-        const std::int64_t now_ms = idgen::pg::timestamptz_to_unix_ms(GetCurrentTimestamp());
+        const std::int64_t now_ms = idgen::pg::generator_clock_ms();
         if (now_ms < entry.valid_from_ms)
             ereport(
                 ERROR,
