@@ -175,14 +175,19 @@ TEST_P(Failover, ClockStepsBackOnThePromotedServer) {
     {
         auto sc = connect_retrying(s.dsn());
         issue(*sc, 0, sconn[0], 1);  // the first ID after the promotion, the clocks in step
+        // In a session that loaded id_gen: without preloading, 15 knows the setting only there.
+        pqxx::nontransaction tx(*sc);
+        tx.exec("ALTER SYSTEM SET id_gen.test_clock_offset = -20000");
+        tx.exec("SELECT pg_reload_conf()");
     }
-    s.exec("ALTER SYSTEM SET id_gen.test_clock_offset = -20000");
-    s.exec("SELECT pg_reload_conf()");
     sleep_ms(300);  // the postmaster has passed the reload on
     {
         auto sc = connect_retrying(s.dsn());
-        EXPECT_EQ(s.query_value("SHOW id_gen.test_clock_offset"), "-20000");
         issue(*sc, 1, sconn[1], 100);  // first read after the reload
+        {
+            pqxx::nontransaction tx(*sc);
+            EXPECT_EQ(tx.exec("SHOW id_gen.test_clock_offset")[0][0].as<std::string>(), "-20000");
+        }
         issue(*sc, 0, sconn[0], 100);
     }
     s.restart();
