@@ -5,3 +5,6 @@
 
 -- id_gen_audit() (issue 36).
 \ir ../sql/87_audit.sql
+
+-- gen_monotonic_ulid() and monotonic_ulid_raise_mark() (issue 36).
+\ir ../sql/12_monotonic_ulid.sql

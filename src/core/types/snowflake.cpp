@@ -85,6 +85,10 @@ SnowflakeLayout trace_state_layout() noexcept {
     return l;
 }
 
+SnowflakeLayout monotonic_ulid_state_layout() noexcept {
+    return make(LayoutKind::kMonotonicUlid, 0, 1, 47, 0, 16, false);
+}
+
 Result<SnowflakeLayout> snowflake_named_layout(const char* name, std::size_t len) noexcept {
     if (name_is(name, len, "twitter")) return twitter_layout();
     if (name_is(name, len, "instagram")) return instagram_layout(kInstagramEpochMs);

@@ -35,7 +35,9 @@ enum class LayoutKind : std::uint8_t {
     kSonyflake = 3,
     kJavascript = 4,
     kCustom = 5,
-    kTrace = 6
+    kTrace = 6,
+    // 7 is the DecimalIds' state key (pg/generators/generators.h: kDecimalStateKind).
+    kMonotonicUlid = 8
 };
 
 struct SnowflakeLayout {
@@ -63,6 +65,10 @@ struct SnowflakeLayout {
 // The state layout of TraceIds: whole Unix seconds (41 bits, no wrap) | 22-bit counter from 1, no
 // node field. A step's ID is (seconds << 22 | counter); trace_from_state_id() makes the TraceId.
 [[nodiscard]] SnowflakeLayout trace_state_layout() noexcept;
+// The state layout of gen_monotonic_ulid(): Unix ms (47 bits, up to the year 6429) | 16-bit
+// counter from 0, no node field. A step's ID is (ms << 16 | counter), the first 64 bits of the
+// ULID (ulid_from_state_id(), ulid.h).
+[[nodiscard]] SnowflakeLayout monotonic_ulid_state_layout() noexcept;
 
 // time|node|sequence in 1 ms units. kOutOfRange unless every width is in range (time 1..63,
 // node 0..31, sequence 0..31) and the widths sum to at most 63.

@@ -116,6 +116,18 @@ Result<Ulid> ulid_at(std::int64_t ms, ByteSource& random) noexcept {
     return compose(ms, load_be16(r), load_be64(r + 2));
 }
 
+Result<Ulid> ulid_from_state_id(std::int64_t state_id, ByteSource& random) noexcept {
+    if (state_id < 0) return Error::kOutOfRange;
+    std::uint8_t r[8];
+    if (!random.fill(r, sizeof r)) return Error::kEntropyFailure;
+    return compose(state_id >> 16, static_cast<std::uint16_t>(state_id & 0xffff), load_be64(r));
+}
+
+std::int64_t ulid_state_id(const Ulid& id) noexcept {
+    const std::uint64_t hi = load_be64(id.bytes);
+    return hi >> 63 ? -1 : static_cast<std::int64_t>(hi);
+}
+
 Result<Ulid> UlidGenerator::next(std::int64_t now_ms, ByteSource& random) noexcept {
     std::int64_t ms = now_ms < 0 ? 0 : now_ms;
     if (last_ms_ >= 0 && ms <= last_ms_) {

@@ -38,6 +38,15 @@ void ulid_format(const Ulid& id, char* out) noexcept;
 // A ULID for a given time with fresh random bits; independent of any generator state.
 [[nodiscard]] Result<Ulid> ulid_at(std::int64_t ms, ByteSource& random) noexcept;
 
+// The ULID of a state ID of gen_monotonic_ulid()'s generator (monotonic_ulid_state_layout(),
+// snowflake.h: Unix ms << 16 | a counter within the ms): 48 bits of ms, the 16-bit counter, then 64
+// fresh random bits. The state IDs the generator issues increase strictly, so do these ULIDs
+// (whatever their random bits). kOutOfRange for a negative state ID; kEntropyFailure.
+[[nodiscard]] Result<Ulid> ulid_from_state_id(std::int64_t state_id, ByteSource& random) noexcept;
+// The first 64 bits of a ULID as a state ID (ms << 16 | counter for gen_monotonic_ulid()'s): the
+// inverse of ulid_from_state_id() on its first 64 bits; -1 when the ms does not fit 47 bits.
+[[nodiscard]] std::int64_t ulid_state_id(const Ulid& id) noexcept;
+
 // Monotonic generation within one process.
 //
 // A clock reading later than the last ID starts a new millisecond with fresh random bits. A

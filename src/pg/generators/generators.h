@@ -69,6 +69,12 @@ void require_mark_within_reach(std::int64_t mark_ms, const char* id_text, const 
 [[nodiscard]] Result<std::int64_t> snowflake_issue(const StateKey& key, const SnowflakeLayout& layout,
                                                    std::uint32_t node, const char*& detail);
 
+// The same with every ID stepped under the key's exclusion (the file store leases none to a
+// backend): the IDs of all backends increase in the order their calls took it, so an ID is greater
+// than every ID any call had returned before this call began (gen_monotonic_ulid(), node field 0).
+[[nodiscard]] Result<std::int64_t> snowflake_issue_in_order(const StateKey& key, const SnowflakeLayout& layout,
+                                                            const char*& detail);
+
 // Raises the persisted high-water mark of `key` to at least Unix ms `mark_ms`: the time unit
 // containing it counts as used up, so every ID the generator issues once this returns is in a
 // later unit (above every ID of that unit, whatever its node or shard field). The generator's live

@@ -55,8 +55,8 @@ BackendLease& lease_for(const StateKey& k) noexcept {
 
 class SnowflakeGen final : public Generator {
 public:
-    SnowflakeGen(const StateKey& k, const SnowflakeLayout& l, std::uint32_t node) noexcept
-        : Generator(k), l_(&l), node_(node) {}
+    SnowflakeGen(const StateKey& k, const SnowflakeLayout& l, std::uint32_t node, bool one = false) noexcept
+        : Generator(k), l_(&l), node_(node), one_(one) {}
 
     std::int64_t clock() const noexcept override { return generator_clock_ms(); }
 
@@ -109,7 +109,7 @@ public:
         if (bl_ == nullptr) bl_ = &lease_for(key);
         const std::uint32_t had = bl_->lease.left;
         const std::int64_t id = snowflake_lease_next(bl_->lease, *l_, now_ms);
-        if (id == 0) {
+        if (id == 0 && !one_) {
             // Used up within its unit: ask for more next time; gone stale unused: ask for less.
             if (had == 0 && bl_->lease.size == bl_->want && bl_->want < lease_cap())
                 bl_->want *= 2;
@@ -118,7 +118,7 @@ public:
         }
         return id;
     }
-    std::uint32_t lease_want() noexcept override { return bl_->want; }
+    std::uint32_t lease_want() noexcept override { return one_ ? 1 : bl_->want; }
     void lease_start(const Step& s, std::int64_t now_ms) noexcept override {
         snowflake_lease_start(bl_->lease, *l_, s, now_ms);
     }
@@ -135,6 +135,7 @@ private:
 
     const SnowflakeLayout* l_;  // the caller's, for the call
     std::uint32_t node_;
+    bool one_;  // one ID per step: no lease of more than the call's own ID
     BackendLease* bl_ = nullptr;
 };
 // A wait inside the loop may raise (CHECK_FOR_INTERRUPTS) with the generator live on the stack.
@@ -145,6 +146,12 @@ static_assert(std::is_trivially_destructible_v<SnowflakeGen>);
 Result<std::int64_t> snowflake_issue(const StateKey& key, const SnowflakeLayout& layout, std::uint32_t node,
                                      const char*& detail) {
     SnowflakeGen g(key, layout, node);
+    return generator_issue(g, detail);
+}
+
+Result<std::int64_t> snowflake_issue_in_order(const StateKey& key, const SnowflakeLayout& layout,
+                                              const char*& detail) {
+    SnowflakeGen g(key, layout, 0, true);
     return generator_issue(g, detail);
 }
 

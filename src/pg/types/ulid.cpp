@@ -2,10 +2,12 @@
 #include <cstring>
 
 #include "core/base/clock.h"
+#include "core/types/snowflake.h"
 #include "core/types/ulid.h"
 #include "pg/base/boundary.h"
 #include "pg/base/pg_time.h"
 #include "pg/generators/backend_entropy.h"
+#include "pg/generators/generators.h"
 
 extern "C" {
 #include "libpq/pqformat.h"
@@ -31,6 +33,11 @@ Datum return_ulid(const Ulid& id) {
 
 // Per process (a process a backend forks starts afresh, see PerProcess); trivially destructible.
 idgen::PerProcess<idgen::UlidGenerator> g_generator;
+
+// gen_monotonic_ulid()'s generator: one for the whole server (every database), over the state
+// store like TraceIds (generators.h), stepped one ID at a time under its exclusion.
+constexpr const char* kMonotonicFn = "gen_monotonic_ulid()";
+const idgen::pg::StateKey kMonotonicKey{static_cast<std::uint8_t>(idgen::LayoutKind::kMonotonicUlid), 0, 0, 0};
 
 }  // namespace
 
@@ -88,6 +95,45 @@ IDGEN_FUNCTION(gen_ulid) {
     auto id = g_generator.get().next(idgen::unix_time_ms(), random);
     if (!id) return failure.fail(id.error(), kType, "the clock is past the year 10889");
     return return_ulid(*id);
+}
+
+// gen_monotonic_ulid(): 48-bit ms | 16-bit counter | 64 random bits, greater than every ULID it
+// has returned on this server before the call began, in any session or database, across
+// restarts (the persisted mark) and a clock stepping back.
+IDGEN_FUNCTION(gen_monotonic_ulid) {
+    idgen::pg::require_writable(kMonotonicFn);
+    const idgen::SnowflakeLayout l = idgen::monotonic_ulid_state_layout();
+    const char* detail = "";
+    auto sid = idgen::pg::snowflake_issue_in_order(kMonotonicKey, l, detail);
+    if (!sid) {
+        if (sid.error() == idgen::Error::kTimeOutOfRange)
+            return failure.fail(idgen::Error::kLayoutExhausted, kType, "the clock is before 1970 or past the year 6429");
+        return failure.fail(sid.error(), kType, detail);
+    }
+    auto id = idgen::ulid_from_state_id(*sid, idgen::pg::backend_entropy());
+    if (!id) return failure.fail(id.error(), kType, "gen_monotonic_ulid() state");
+    return return_ulid(*id);
+}
+
+// monotonic_ulid_raise_mark(above): every ULID gen_monotonic_ulid() issues on this server from now
+// on is of a later millisecond than `above` (so greater). For ULIDs carried in from another server
+// (a dump, pg_upgrade without the old pg_idgen/) that may lie ahead of this server's clock.
+// Returns the mark in force.
+IDGEN_FUNCTION(monotonic_ulid_raise_mark) {
+    const Ulid* above = arg_ulid(fcinfo, 0);
+    idgen::pg::require_writable("monotonic_ulid_raise_mark()");
+    char shown[idgen::kUlidTextLen + 1];
+    idgen::ulid_format(*above, shown);
+    shown[idgen::kUlidTextLen] = '\0';
+    const std::int64_t mark_ms = idgen::ulid_time_ms(*above);
+    idgen::pg::require_mark_within_reach(mark_ms, shown, kMonotonicFn);
+    const idgen::SnowflakeLayout l = idgen::monotonic_ulid_state_layout();
+    const char* detail = "";
+    auto mark = idgen::pg::snowflake_raise_mark(kMonotonicKey, l, mark_ms, detail);
+    if (!mark) return failure.fail(mark.error(), kType, detail);
+    if (!idgen::pg::unix_ms_fits_timestamptz(*mark))
+        ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
+    PG_RETURN_TIMESTAMPTZ(idgen::pg::unix_ms_to_timestamptz(*mark));
 }
 
 IDGEN_FUNCTION(gen_ulid_at) {
