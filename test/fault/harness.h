@@ -148,6 +148,11 @@ std::vector<long long> query_ids(pqxx::connection& c, const std::string& sql);
 //  * for each fault (an instant or a window [from, to]): every ID whose call started after the
 //    fault is greater than every ID whose call had ended before it.
 // It prints "scenario <name>: N IDs issued and checked".
+// gen_monotonic_ulid() as a bigint for IdBook: the ULID's first 64 bits (ms << 16 | counter),
+// which alone order and tell apart the ULIDs it issues.
+inline constexpr const char* kMonotonicUlidOrder =
+    "('x' || substr(replace(gen_monotonic_ulid()::uuid::text, '-', ''), 1, 16))::bit(64)::bigint";
+
 class IdBook {
 public:
     int new_conn();

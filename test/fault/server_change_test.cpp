@@ -125,28 +125,30 @@ TEST_P(Failover, PromotedStandbyIssuesAboveThePrimary) {
 // (takeover_clock), not the stepped-back one. Three layouts: twitter, read on S before the step
 // back (its first call), sonyflake, first read after the reload, and javascript, used on P only
 // after the base backup (S has no file of it: made afresh on the new timeline), first read after
-// the restart. Every ID S issues is above every ID P issued, layout by layout.
+// the restart; and gen_monotonic_ulid(), used on P before the backup and first read on S after
+// the restart. Every ID S issues is above every ID P issued, generator by generator.
 TEST_P(Failover, ClockStepsBackOnThePromotedServer) {
     const Mode mode = GetParam();
-    const std::vector<std::string> layouts = {"twitter", "sonyflake", "javascript"};
-    const auto sql = [](const std::string& l, int n) {
-        return "SELECT gen_snowflake('" + l + "')::bigint FROM generate_series(1, " + std::to_string(n) +
+    const std::vector<std::string> layouts = {"twitter", "sonyflake", "javascript", "monotonic ULID"};
+    const auto sql = [&](int g, int n) {
+        const std::string call = g == 3 ? std::string(kMonotonicUlidOrder) : "gen_snowflake('" + layouts[g] + "')::bigint";
+        return "SELECT " + call + " FROM generate_series(1, " + std::to_string(n) +
                ") WITH ORDINALITY AS g(v, k) ORDER BY k";
     };
     Cluster p("s9b-p-" + tag(mode), mode);
     p.start();
     Deadline dp(p, 60, "scenario 9b, primary");
-    IdBook book[3];
-    int pconn[3];
+    IdBook book[4];
+    int pconn[4];
     auto pc = connect_retrying(p.dsn());
     const auto issue = [&](pqxx::connection& c, int g, int conn, int n) {
         const TimePoint t0 = Clock::now();
-        const auto ids = query_ids(c, sql(layouts[g], n));
+        const auto ids = query_ids(c, sql(g, n));
         book[g].add_many(conn, ids, t0, Clock::now());
         ASSERT_EQ(ids.size(), static_cast<std::size_t>(n)) << layouts[g];
     };
-    for (int g = 0; g < 3; ++g) pconn[g] = book[g].new_conn();
-    for (int g = 0; g < 2; ++g) issue(*pc, g, pconn[g], 100);
+    for (int g = 0; g < 4; ++g) pconn[g] = book[g].new_conn();
+    for (int g : {0, 1, 3}) issue(*pc, g, pconn[g], 100);
 
     Cluster s(Cluster::Empty{}, "s9b-s-" + tag(mode), mode, 1);
     ASSERT_EQ(run_as_pg(shell_quote(settings().bindir + "/pg_basebackup") + " -h " + shell_quote(p.dir()) + " -p " +
@@ -159,9 +161,9 @@ TEST_P(Failover, ClockStepsBackOnThePromotedServer) {
     // P goes on for 1.5 s: its marks move on, the standby's copies stay where the backup left them.
     const TimePoint until = Clock::now() + std::chrono::milliseconds(1500);
     while (Clock::now() < until && !dp.expired())
-        for (int g = 0; g < 3; ++g) issue(*pc, g, pconn[g], 20);
-    long long p_max[3];
-    for (int g = 0; g < 3; ++g) p_max[g] = book[g].max_id();
+        for (int g = 0; g < 4; ++g) issue(*pc, g, pconn[g], 20);
+    long long p_max[4];
+    for (int g = 0; g < 4; ++g) p_max[g] = book[g].max_id();
     pc.reset();
     dp.finish();
     p.stop("immediate");
@@ -170,8 +172,8 @@ TEST_P(Failover, ClockStepsBackOnThePromotedServer) {
     ASSERT_EQ(s.pg_ctl("promote -w -t 60"), 0) << "pg_ctl promote failed:\n" << s.log_tail();
 
     Deadline ds(s, 60, "scenario 9b, promoted standby");
-    int sconn[3];
-    for (int g = 0; g < 3; ++g) sconn[g] = book[g].new_conn();
+    int sconn[4];
+    for (int g = 0; g < 4; ++g) sconn[g] = book[g].new_conn();
     {
         auto sc = connect_retrying(s.dsn());
         issue(*sc, 0, sconn[0], 1);  // the first ID after the promotion, the clocks in step
@@ -193,10 +195,11 @@ TEST_P(Failover, ClockStepsBackOnThePromotedServer) {
     s.restart();
     {
         auto sc = connect_retrying(s.dsn());
-        for (int g : {2, 1, 0}) issue(*sc, g, sconn[g], 100);  // javascript: first read after the restart
+        // javascript and the monotonic ULID: first read after the restart.
+        for (int g : {2, 3, 1, 0}) issue(*sc, g, sconn[g], 100);
     }
     ds.finish();
-    for (int g = 0; g < 3; ++g) {
+    for (int g = 0; g < 4; ++g) {
         const auto after = book[g].ids_after(promoted);
         ASSERT_FALSE(after.empty()) << layouts[g];
         const long long s_min = *std::min_element(after.begin(), after.end());

@@ -57,7 +57,9 @@ void require_writable(const char* what);
 inline constexpr std::int64_t kMaxRaiseAheadMs = 24LL * 3600 * 1000;
 // Raises 22003 when Unix ms `mark_ms` is more than kMaxRaiseAheadMs ahead of the generators' clock;
 // `id_text` is the ID it came from, `what` the generator (for the message).
-void require_mark_within_reach(std::int64_t mark_ms, const char* id_text, const char* what);
+// `hint` replaces the hint for a snowflake-kind generator (another node number) when not null.
+void require_mark_within_reach(std::int64_t mark_ms, const char* id_text, const char* what,
+                               const char* hint = nullptr);
 
 // A hand-raised mark over the store (generator_loop.cpp); issuing is generator_loop.h. Core failures
 // come back as an Error with a description in `detail` (a static or thread-local buffer). May raise

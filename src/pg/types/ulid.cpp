@@ -126,7 +126,9 @@ IDGEN_FUNCTION(monotonic_ulid_raise_mark) {
     idgen::ulid_format(*above, shown);
     shown[idgen::kUlidTextLen] = '\0';
     const std::int64_t mark_ms = idgen::ulid_time_ms(*above);
-    idgen::pg::require_mark_within_reach(mark_ms, shown, kMonotonicFn);
+    idgen::pg::require_mark_within_reach(mark_ms, shown, kMonotonicFn,
+                                         "Check the ULID and the clocks: ULIDs of a server whose clock was that far "
+                                         "ahead cannot be followed in order here.");
     const idgen::SnowflakeLayout l = idgen::monotonic_ulid_state_layout();
     const char* detail = "";
     auto mark = idgen::pg::snowflake_raise_mark(kMonotonicKey, l, mark_ms, detail);
