@@ -126,4 +126,52 @@ SELECT pg_catalog.format('| `%s` | %s | %s | %s | %s | %s |', s.name, s.vartype,
          pg_temp.cell(s.short_desc || coalesce(' ' || s.extra_desc, '')))
   FROM pg_catalog.pg_settings s WHERE s.name LIKE 'id\_gen.%'
  ORDER BY s.name COLLATE "C";
+
+-- The companion extensions (companions/), each created here after id_gen, and what each adds.
+CREATE EXTENSION id_gen_pg_uuidv7;
+CREATE EXTENSION id_gen_pgx_ulid;
+CREATE FUNCTION pg_temp.companion(ext text) RETURNS SETOF text LANGUAGE plpgsql AS $f$
+DECLARE
+    l text;
+BEGIN
+    RETURN NEXT pg_catalog.format(E'\n### %s %s\n\n%s.\n\n| function | returns | volatility | parallel | strict | description |\n|---|---|---|---|---|---|',
+                                  e.extname, e.extversion, pg_temp.cell(pg_catalog.obj_description(e.oid, 'pg_extension')))
+      FROM pg_catalog.pg_extension e WHERE e.extname = ext;
+    FOR l IN
+        SELECT pg_catalog.format('| `%s(%s)` | `%s` | %s | %s | %s | %s |',
+                 p.proname, pg_temp.cell(pg_catalog.pg_get_function_identity_arguments(p.oid)),
+                 pg_temp.cell(coalesce(pg_catalog.pg_get_function_result(p.oid), '')),
+                 CASE p.provolatile WHEN 'i' THEN 'immutable' WHEN 's' THEN 'stable' ELSE 'volatile' END,
+                 CASE p.proparallel WHEN 's' THEN 'safe' WHEN 'r' THEN 'restricted' ELSE 'unsafe' END,
+                 CASE WHEN p.proisstrict THEN 'strict' ELSE '' END,
+                 pg_temp.cell(pg_catalog.obj_description(p.oid, 'pg_proc')))
+          FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid
+          JOIN pg_catalog.pg_proc p ON d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid = p.oid
+         WHERE d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass AND d.deptype = 'e' AND e.extname = ext
+         ORDER BY p.proname COLLATE "C", pg_catalog.pg_get_function_identity_arguments(p.oid) COLLATE "C"
+    LOOP
+        RETURN NEXT l;
+    END LOOP;
+    IF EXISTS (SELECT FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid
+                WHERE d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass AND d.deptype = 'e'
+                  AND e.extname = ext AND d.classid = 'pg_catalog.pg_cast'::pg_catalog.regclass) THEN
+        RETURN NEXT E'\n| cast from | to | how | applied |\n|---|---|---|---|';
+        FOR l IN
+            SELECT pg_catalog.format('| `%s` | `%s` | `%s` | %s |',
+                     pg_catalog.format_type(c.castsource, NULL), pg_catalog.format_type(c.casttarget, NULL),
+                     c.castfunc::pg_catalog.regprocedure::text,
+                     CASE c.castcontext WHEN 'i' THEN 'implicitly' WHEN 'a' THEN 'in assignment' ELSE 'explicitly' END)
+              FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid
+              JOIN pg_catalog.pg_cast c ON d.classid = 'pg_catalog.pg_cast'::pg_catalog.regclass AND d.objid = c.oid
+             WHERE d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass AND d.deptype = 'e' AND e.extname = ext
+             ORDER BY pg_catalog.format_type(c.castsource, NULL) COLLATE "C", pg_catalog.format_type(c.casttarget, NULL) COLLATE "C"
+        LOOP
+            RETURN NEXT l;
+        END LOOP;
+    END IF;
+END
+$f$;
+SELECT E'\n## Companion extensions\n\nThey give id_gen\'s objects the names of the extensions applications move from ([Moving an application onto id_gen](migrating.md)). Each requires id_gen and is created on its own (`CREATE EXTENSION id_gen_pg_uuidv7`, in any schema); here, in the schema id_gen is in.';
+SELECT pg_temp.companion('id_gen_pg_uuidv7');
+SELECT pg_temp.companion('id_gen_pgx_ulid');
 SQL

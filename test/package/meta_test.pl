@@ -277,10 +277,12 @@ my @errors = spec_errors($fresh->());
 check(!@errors, 'META.json is valid against the PGXN Meta Spec 1.0.0', @errors);
 
 # The settings of an extension's control file (name = 'value' lines).
+# The control file of extension $ext: at the root (id_gen) or in companions/ (its companions).
 sub control_of {
     my ($ext) = @_;
     my %c;
-    for my $line (split /\n/, slurp("$root/$ext.control") // '') {
+    my $file = -f "$root/$ext.control" ? "$root/$ext.control" : "$root/companions/$ext.control";
+    for my $line (split /\n/, slurp($file) // '') {
         $c{$1} = $2 if $line =~ /^\s*(\w+)\s*=\s*'([^']*)'/;
     }
     return %c;
@@ -292,9 +294,10 @@ check(($meta->{name} // '') eq 'id_gen', 'META.json names the distribution id_ge
 check(($meta->{version} // '') eq $ext_version, "META.json's version is id_gen.control's default_version ($ext_version)",
       'version: ' . ($meta->{version} // 'missing'));
 
-# provides: every extension of the repository (a control file at the root), with its version;
-# every file named exists.
-my @controls = map { m{/([^/]+)\.control\z} ? $1 : () } glob("$root/*.control");
+# provides: every extension of the repository (a control file at the root, and the companion
+# extensions' in companions/), with its version; every file named exists, and `file` is the
+# extension's control file.
+my @controls = map { m{/([^/]+)\.control\z} ? $1 : () } glob("$root/*.control"), glob("$root/companions/*.control");
 my $provides = is_map($meta->{provides}) ? $meta->{provides} : {};
 check(join(',', sort keys %$provides) eq join(',', sort @controls),
       'provides lists the extensions of the repository: ' . join(', ', sort @controls),
@@ -308,6 +311,8 @@ for my $ext (sort keys %$provides) {
     for my $k (grep { exists $x->{$_} } qw(file docfile)) {
         check(-f "$root/$x->{$k}", "provides/$ext/$k ($x->{$k}) is a file of the repository");
     }
+    check(($x->{file} // '') =~ m{(?:\A|/)\Q$ext\E\.control\z}, "provides/$ext/file is $ext.control",
+          'file: ' . ($x->{file} // 'missing'));
 }
 if (is_map($meta->{no_index})) {
     for my $k (qw(file directory)) {
