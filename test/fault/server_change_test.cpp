@@ -131,7 +131,8 @@ TEST_P(Failover, ClockStepsBackOnThePromotedServer) {
     const Mode mode = GetParam();
     const std::vector<std::string> layouts = {"twitter", "sonyflake", "javascript", "monotonic ULID"};
     const auto sql = [&](int g, int n) {
-        const std::string call = g == 3 ? std::string(kMonotonicUlidOrder) : "gen_snowflake('" + layouts[g] + "')::bigint";
+        const std::string call =
+            g == 3 ? std::string(kMonotonicUlidOrder) : "gen_snowflake('" + layouts[g] + "')::bigint";
         return "SELECT " + call + " FROM generate_series(1, " + std::to_string(n) +
                ") WITH ORDINALITY AS g(v, k) ORDER BY k";
     };

@@ -112,8 +112,8 @@ void check_order(const std::vector<Batch>& batches, std::size_t expected) {
         if (before == 0) continue;
         ++compared;
         ASSERT_LT(max_so_far[before - 1], batches[i].ids.front())
-            << "statement " << i << " began after a client had received " << max_so_far[before - 1]
-            << ", and returned " << batches[i].ids.front();
+            << "statement " << i << " began after a client had received " << max_so_far[before - 1] << ", and returned "
+            << batches[i].ids.front();
     }
     // Most statements of a phase follow others (only the first of each session may not).
     EXPECT_GT(compared, batches.size() / 2);

@@ -551,3 +551,37 @@ TEST(SnowflakeLayouts, ShardBlockLayoutIsInstagramBits) {
     EXPECT_EQ(idgen::shard_block_layout(epoch, 11).seq_bits, 10);
     EXPECT_EQ(idgen::shard_block_layout(epoch, -1).seq_bits, 0);
 }
+
+// gen_monotonic_ulid()'s state layout: Unix ms in 47 bits, no node, 65,536 IDs per ms counted
+// from 0; a step's ID is ms << 16 | counter; the 65,537th ID of a ms borrows the next ms.
+TEST(SnowflakeLayout, MonotonicUlidState) {
+    const SnowflakeLayout l = idgen::monotonic_ulid_state_layout();
+    EXPECT_EQ(l.kind, idgen::LayoutKind::kMonotonicUlid);
+    EXPECT_EQ(l.epoch_ms, 0);
+    EXPECT_EQ(l.unit_ms, 1);
+    EXPECT_EQ(l.node_bits, 0);
+    EXPECT_EQ(l.seq_max(), 65535u);
+    EXPECT_EQ(l.seq_min, 0u);
+    EXPECT_EQ(l.time_max, (std::int64_t{1} << 47) - 1);
+    SnowflakeState st{};
+    const std::int64_t ms = 1700000000123;
+    std::int64_t last = 0;
+    for (int k = 0; k < 65537; ++k) {
+        auto s = idgen::snowflake_step(st, l, 0, ms, 1000, INT64_MAX, 1);
+        ASSERT_TRUE(s.ok());
+        ASSERT_EQ(s->kind, StepKind::kIssued);
+        ASSERT_GT(s->id, last);
+        if (k == 0) {
+            EXPECT_EQ(s->id, ms << 16);
+        } else if (k == 65535) {
+            EXPECT_EQ(s->id, (ms << 16) | 65535);
+        } else if (k == 65536) {
+            EXPECT_EQ(s->id, (ms + 1) << 16);
+        }
+        last = s->id;
+    }
+    // Past 47 bits of ms (the year 6429): no ID.
+    SnowflakeState late{};
+    EXPECT_EQ(idgen::snowflake_step(late, l, 0, std::int64_t{1} << 47, 1000, INT64_MAX, 1).error(),
+              Error::kTimeOutOfRange);
+}

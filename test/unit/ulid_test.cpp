@@ -285,3 +285,30 @@ TEST(EntropyPool, DistinctDrawsAndRefillAcrossBlocks) {
     EXPECT_GT(std::count(big.begin(), big.end(), 0), 0);  // zeros occur in random data...
     EXPECT_LT(std::count(big.begin(), big.end(), 0), static_cast<long>(big.size() / 64));  // ...rarely
 }
+
+// gen_monotonic_ulid()'s ULIDs: the state ID (ms << 16 | counter) is the first 64 bits, then 64
+// fresh random bits; the state layout has 47 time bits of Unix ms, no node, a 16-bit counter.
+TEST(UlidFromStateId, FirstSixtyFourBitsAreTheStateId) {
+    idgen::test::FixedBytes bytes({0xC3, 0x5A});
+    const std::int64_t ms = 1469922850259;  // the spec example's time
+    const std::int64_t sid = (ms << 16) | 0x1234;
+    auto u = idgen::ulid_from_state_id(sid, bytes);
+    ASSERT_TRUE(u.ok());
+    EXPECT_EQ(idgen::ulid_time_ms(*u), ms);
+    EXPECT_EQ(hex(*u).substr(12, 4), "1234");
+    EXPECT_EQ(hex(*u).substr(16), "c35ac35ac35ac35a");
+    EXPECT_EQ(idgen::ulid_state_id(*u), sid);
+    EXPECT_EQ(fmt(*u).substr(0, 10), "01ARZ3NDEK");
+    // Larger state IDs give larger ULIDs whatever the random bits.
+    idgen::test::FixedBytes high({0xFF});
+    idgen::test::FixedBytes low({0x00});
+    auto a = idgen::ulid_from_state_id(sid, high);
+    auto b = idgen::ulid_from_state_id(sid + 1, low);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_LT(fmt(*a), fmt(*b));
+    EXPECT_EQ(idgen::ulid_from_state_id(-1, bytes).error(), Error::kOutOfRange);
+    bytes.set_fail(true);
+    EXPECT_EQ(idgen::ulid_from_state_id(sid, bytes).error(), Error::kEntropyFailure);
+    // A ULID past 47 bits of ms is no state ID.
+    EXPECT_EQ(idgen::ulid_state_id(parse_ok("7ZZZZZZZZZZZZZZZZZZZZZZZZZ")), -1);
+}

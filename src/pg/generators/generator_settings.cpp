@@ -62,6 +62,10 @@ void require_writable(const char* what) {
 
 void require_mark_within_reach(std::int64_t mark_ms, const char* id_text, const char* what, const char* hint) {
     const std::int64_t now_ms = generator_clock_ms();
+    if (hint == nullptr)
+        hint =
+            "Check the ID and the clocks. IDs of a server whose clock was that far ahead cannot be continued here: "
+            "give this server another id_gen.node_id (shards: other shard numbers).";
     if (mark_ms > now_ms && mark_ms - now_ms > kMaxRaiseAheadMs)
         ereport(ERROR,
                 (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
@@ -70,10 +74,7 @@ void require_mark_within_reach(std::int64_t mark_ms, const char* id_text, const 
                  errdetail("Past the raised mark, %s would issue at most id_gen.max_run_ahead worth of IDs and then "
                            "refuse until the clock reaches it.",
                            what),
-                 hint != nullptr ? errhint("%s", hint)
-                                 : errhint("Check the ID and the clocks. IDs of a server whose clock was that far ahead "
-                                           "cannot be continued here: give this server another id_gen.node_id "
-                                           "(shards: other shard numbers).")));
+                 errhint("%s", hint)));
 }
 
 }  // namespace idgen::pg

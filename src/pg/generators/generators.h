@@ -1,5 +1,5 @@
 // id_gen: the generators whose state is shared by every backend of the server (snowflake
-// layouts, shards, TraceIds, DecimalIds), as the SQL entry points call them. Each is written once
+// layouts, shards, TraceIds, gen_monotonic_ulid(), DecimalIds), as the SQL entry points call them. Each is written once
 // over the state store interface (state/store.h), which says where the state lives and why no ID
 // repeats.
 //
@@ -58,8 +58,7 @@ inline constexpr std::int64_t kMaxRaiseAheadMs = 24LL * 3600 * 1000;
 // Raises 22003 when Unix ms `mark_ms` is more than kMaxRaiseAheadMs ahead of the generators' clock;
 // `id_text` is the ID it came from, `what` the generator (for the message).
 // `hint` replaces the hint for a snowflake-kind generator (another node number) when not null.
-void require_mark_within_reach(std::int64_t mark_ms, const char* id_text, const char* what,
-                               const char* hint = nullptr);
+void require_mark_within_reach(std::int64_t mark_ms, const char* id_text, const char* what, const char* hint = nullptr);
 
 // A hand-raised mark over the store (generator_loop.cpp); issuing is generator_loop.h. Core failures
 // come back as an Error with a description in `detail` (a static or thread-local buffer). May raise

@@ -149,8 +149,7 @@ Result<std::int64_t> snowflake_issue(const StateKey& key, const SnowflakeLayout&
     return generator_issue(g, detail);
 }
 
-Result<std::int64_t> snowflake_issue_in_order(const StateKey& key, const SnowflakeLayout& layout,
-                                              const char*& detail) {
+Result<std::int64_t> snowflake_issue_in_order(const StateKey& key, const SnowflakeLayout& layout, const char*& detail) {
     SnowflakeGen g(key, layout, 0, true);
     return generator_issue(g, detail);
 }

@@ -19,8 +19,8 @@
 //    LWLock taken with the file lock.
 //  * locked files (file_store.cpp, 15/16 without preloading): exclusion is flock(2) on the key's
 //    file; the live state is the record itself; a step leases up to `want` IDs.
-// The generators (src/pg/generators/: generators.h): snowflake layouts, shards and TraceIds
-// (snowflake_gen.cpp) and DecimalIds (decimal_gen.cpp) implement Generator; generator_loop.h drives
+// The generators (src/pg/generators/: generators.h): snowflake layouts, shards, TraceIds and
+// gen_monotonic_ulid() (snowflake_gen.cpp) and DecimalIds (decimal_gen.cpp) implement Generator; generator_loop.h drives
 // any of them over any store (the wait for the clock and retries out of line in
 // generator_loop.cpp, with the hand-raised marks). Following gen_snowflake(): types/snowflake.cpp
 // -> snowflake_issue (generators/snowflake_gen.cpp) -> generator_issue (generators/generator_loop.h)
@@ -42,7 +42,9 @@
 //     state's last pair, and the store keeps the last one before the exclusion is released. A lease
 //     is a run of such pairs handed to one backend, so leases are disjoint; a backend issues its
 //     lease's pairs in order, and only while the clock has not passed the lease's time unit. An ID
-//     is a function of (time, node, sequence) with disjoint bit fields.
+//     is a function of (time, node, sequence) with disjoint bit fields. gen_monotonic_ulid()'s
+//     generator takes no lease of more than its call's own pair, so its pairs are issued in the
+//     order the calls took the exclusion, across every backend: one order for the server.
 //  3. Across runs: no pair is issued with a time later than the persisted mark, which is written
 //     and fsync'd first (a failed fsync flags the record, and the next locker rewrites and fsyncs
 //     it before anything is issued); a new run starts from the mark with its unit marked full

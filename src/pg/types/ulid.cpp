@@ -107,7 +107,8 @@ IDGEN_FUNCTION(gen_monotonic_ulid) {
     auto sid = idgen::pg::snowflake_issue_in_order(kMonotonicKey, l, detail);
     if (!sid) {
         if (sid.error() == idgen::Error::kTimeOutOfRange)
-            return failure.fail(idgen::Error::kLayoutExhausted, kType, "the clock is before 1970 or past the year 6429");
+            return failure.fail(idgen::Error::kLayoutExhausted, kType,
+                                "the clock is before 1970 or past the year 6429");
         return failure.fail(sid.error(), kType, detail);
     }
     auto id = idgen::ulid_from_state_id(*sid, idgen::pg::backend_entropy());
