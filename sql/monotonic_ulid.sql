@@ -48,7 +48,19 @@ BEGIN READ ONLY;
 SELECT monotonic_ulid_raise_mark(gen_ulid(now()));
 ROLLBACK;
 \set VERBOSITY default
-SELECT monotonic_ulid_raise_mark('7ZZZZZZZZZZZZZZZZZZZZZZZZZ');
+-- The message (its seconds depend on the clock), the detail and the hint, of ULIDs.
+DO $$
+DECLARE
+    msg text; det text; hint text;
+BEGIN
+    PERFORM monotonic_ulid_raise_mark('7ZZZZZZZZZZZZZZZZZZZZZZZZZ');
+EXCEPTION WHEN numeric_value_out_of_range THEN
+    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
+    RAISE NOTICE 'message: %', regexp_replace(msg, '[0-9]+ s ahead', 'N s ahead');
+    RAISE NOTICE 'detail: %', det;
+    RAISE NOTICE 'hint: %', hint;
+END
+$$;
 SELECT monotonic_ulid_raise_mark(NULL) IS NULL AS raise_strict;
 -- Labels and privileges: writers of the server's generator state; the raise is not for PUBLIC.
 SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel, p.proisstrict, p.prorettype::regtype AS returns,
