@@ -8,12 +8,14 @@ SELECT n, id, ('x' || substr(replace(id::uuid::text, '-', ''), 1, 16))::bit(64):
 FROM (SELECT n, gen_monotonic_ulid() AS id FROM generate_series(1, 10000) n) s;
 SELECT clock_timestamp() AS t1 \gset
 -- Strictly increasing in call order, in their first 64 bits alone (ms << 16 | counter), whose ms is
--- the ULID's time, within the statement's run; canonical text.
+-- the ULID's time: from the statement's start to at most id_gen.max_run_ahead (1 s) past its end
+-- (a generator made afresh, on a new server, starts ahead of the clock by up to that allowance;
+-- its clock is never behind); canonical text.
 SELECT count(*) AS ids, count(DISTINCT id) AS distinct_ids,
        bool_and(id > prev) AS increasing, bool_and(state > prev_state) AS first_64_bits_increase,
        bool_and(ulid_time(id) = to_timestamp((state >> 16) / 1000.0)) AS time_is_first_48_bits,
        bool_and(ulid_time(id) >= date_trunc('milliseconds', :'t0'::timestamptz)
-                AND ulid_time(id) <= :'t1'::timestamptz) AS within_the_statement,
+                AND ulid_time(id) <= :'t1'::timestamptz + interval '1 s') AS within_the_statement,
        bool_and(id::text::ulid = id AND length(id::text) = 26) AS canonical
 FROM (SELECT *, lag(id) OVER w AS prev, lag(state) OVER w AS prev_state FROM m WINDOW w AS (ORDER BY n)) s
 WHERE n > 1;
