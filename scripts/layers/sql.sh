@@ -68,39 +68,51 @@ pg_uuidv7_tarball() {
   if [ -n "$t" ] && [ -f "$t" ]; then echo "$t"; fi
 }
 
+# pg_uuidv7_skip NAME: the test NAME is skipped, by name, for want of pg_uuidv7's source.
+pg_uuidv7_skip() {
+  echo "skipped: $1: no pg_uuidv7 source (IDGEN_PG_UUIDV7_TARBALL or ../shared/vendor/pg_uuidv7-*.tar.gz)"
+  skipped=$((skipped + 1))
+}
+
+# pg_uuidv7_regress LABEL DIR DBNAME LOG WHAT TESTS...: pg_regress over DIR/sql and DIR/expected
+# (output in DIR/out, appended to LOG) in database DBNAME; every test of TESTS must pass. Prints
+# "WHAT: N of M tests pass" and tallies under LABEL.
+pg_uuidv7_regress() {
+  local label=$1 dir=$2 db=$3 log=$4 what=$5 rc p f n pg_regress
+  shift 5
+  n=$#
+  pg_regress="$("$PG_CONFIG" --pkglibdir)/pgxs/src/test/regress/pg_regress"
+  timeout -k 10 120 "$pg_regress" --inputdir="$dir" --outputdir="$dir/out" --bindir="$PG_BINDIR" \
+    --dbname="$db" "$@" >>"$log" 2>&1
+  rc=$?
+  p=$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$log")
+  f=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$log")
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+  if [ $((p + f)) -lt "$n" ]; then f=$((n - p)); fi
+  if [ "$f" -gt 0 ]; then cat "$log"; head -100 "$dir/out/regression.diffs" 2>/dev/null; fi
+  echo "$what: $p of $n tests pass"
+  tally "$label" "$p" "$f"
+}
+
 # run_pg_uuidv7_suite: pg_regress over pg_uuidv7's own test/sql and test/expected (from its source
 # tarball, pg_uuidv7_tarball), with its 001_setup replaced by companions/test/pg_uuidv7_001_setup.*,
 # against the companion id_gen_pg_uuidv7 (installed with the extension). Skipped, by name, without
 # a tarball; with IDGEN_FILTER, only when a glob matches "pg_uuidv7_suite".
 run_pg_uuidv7_suite() {
-  local tarball dir log rc p f tests pg_regress
+  local tarball dir tests
   filter_selects pg_uuidv7_suite || return 0
   tarball=$(pg_uuidv7_tarball)
-  if [ -z "$tarball" ]; then
-    echo "skipped: pg_uuidv7_suite: no pg_uuidv7 source (IDGEN_PG_UUIDV7_TARBALL or ../shared/vendor/pg_uuidv7-*.tar.gz)"
-    skipped=$((skipped + 1))
-    return 0
-  fi
+  [ -n "$tarball" ] || { pg_uuidv7_skip pg_uuidv7_suite; return 0; }
   dir="$WORK/pg_uuidv7_suite"
-  log="$WORK/pg_uuidv7_suite.log"
   rm -rf "$dir" && mkdir -p "$dir/src" "$dir/sql" "$dir/expected" "$dir/out"
   tar -xzf "$tarball" -C "$dir/src" --strip-components=1 --wildcards '*/test/sql/*.sql' '*/test/expected/*.out'
   cp "$dir"/src/test/sql/*.sql "$dir/sql/" && cp "$dir"/src/test/expected/*.out "$dir/expected/"
   cp "$ROOT/companions/test/pg_uuidv7_001_setup.sql" "$dir/sql/001_setup.sql"
   cp "$ROOT/companions/test/pg_uuidv7_001_setup.out" "$dir/expected/001_setup.out"
   tests=$(cd "$dir/sql" && ls -- *.sql | sed 's/\.sql$//' | sort)
-  pg_regress="$("$PG_CONFIG" --pkglibdir)/pgxs/src/test/regress/pg_regress"
   # shellcheck disable=SC2086
-  timeout -k 10 120 "$pg_regress" --inputdir="$dir" --outputdir="$dir/out" --bindir="$PG_BINDIR" \
-    --dbname=id_gen_pg_uuidv7_suite $tests >"$log" 2>&1
-  rc=$?
-  p=$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$log")
-  f=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$log")
-  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-  if [ $((p + f)) -lt "$(wc -w <<<"$tests")" ]; then f=$(($(wc -w <<<"$tests") - p)); fi
-  if [ "$f" -gt 0 ]; then cat "$log"; head -100 "$dir/out/regression.diffs" 2>/dev/null; fi
-  echo "pg_uuidv7's own suite ($(basename "$tarball")) against id_gen_pg_uuidv7: $p of $(wc -w <<<"$tests") tests pass"
-  tally "sql, pg_uuidv7's suite" "$p" "$f"
+  pg_uuidv7_regress "sql, pg_uuidv7's suite" "$dir" id_gen_pg_uuidv7_suite "$WORK/pg_uuidv7_suite.log" \
+    "pg_uuidv7's own suite ($(basename "$tarball")) against id_gen_pg_uuidv7" $tests
 }
 
 # run_pg_uuidv7_move: an application keyed by pg_uuidv7 moved onto id_gen in place
@@ -109,14 +121,10 @@ run_pg_uuidv7_suite() {
 # after it unless it was there before. Skipped, by name, without a tarball; with IDGEN_FILTER, only
 # when a glob matches "pg_uuidv7_move".
 run_pg_uuidv7_move() {
-  local tarball dir log rc p f pg_regress had_it=0
+  local tarball dir log had_it=0
   filter_selects pg_uuidv7_move || return 0
   tarball=$(pg_uuidv7_tarball)
-  if [ -z "$tarball" ]; then
-    echo "skipped: pg_uuidv7_move: no pg_uuidv7 source (IDGEN_PG_UUIDV7_TARBALL or ../shared/vendor/pg_uuidv7-*.tar.gz)"
-    skipped=$((skipped + 1))
-    return 0
-  fi
+  [ -n "$tarball" ] || { pg_uuidv7_skip pg_uuidv7_move; return 0; }
   dir="$WORK/pg_uuidv7_move"
   log="$WORK/pg_uuidv7_move.log"
   rm -rf "$dir" && mkdir -p "$dir/src" "$dir/sql" "$dir/expected" "$dir/out"
@@ -129,18 +137,9 @@ run_pg_uuidv7_move() {
     tally "sql, pg_uuidv7 move" 0 1
     return
   fi
-  pg_regress="$("$PG_CONFIG" --pkglibdir)/pgxs/src/test/regress/pg_regress"
-  timeout -k 10 120 "$pg_regress" --inputdir="$dir" --outputdir="$dir/out" --bindir="$PG_BINDIR" \
-    --dbname=id_gen_pg_uuidv7_move pg_uuidv7_move >>"$log" 2>&1
-  rc=$?
+  pg_uuidv7_regress "sql, pg_uuidv7 move" "$dir" id_gen_pg_uuidv7_move "$log" \
+    "an application keyed by pg_uuidv7 ($(basename "$tarball")) moved onto id_gen_pg_uuidv7 in place" pg_uuidv7_move
   [ "$had_it" = 1 ] || make -s -C "$dir/src" PG_CONFIG="$PG_CONFIG" uninstall >>"$log" 2>&1
-  p=$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$log")
-  f=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$log")
-  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-  if [ $((p + f)) -lt 1 ]; then f=1; fi
-  if [ "$f" -gt 0 ]; then cat "$log"; head -100 "$dir/out/regression.diffs" 2>/dev/null; fi
-  echo "an application keyed by pg_uuidv7 ($(basename "$tarball")) moved onto id_gen_pg_uuidv7 in place: $p of 1 tests pass"
-  tally "sql, pg_uuidv7 move" "$p" "$f"
 }
 
 layer_sql() {
