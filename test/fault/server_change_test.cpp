@@ -20,6 +20,16 @@ std::string tag(Mode m) { return m == Mode::kPreload ? "pre" : "nopre"; }
 
 class Failover : public testing::TestWithParam<Mode> {};
 
+// Makes the empty cluster `s` a streaming standby of `p` (pg_basebackup -R), on its own port and
+// socket; 0 on success, else pg_basebackup's exit status (its output in s.dir()/basebackup.log).
+int make_standby(Cluster& p, Cluster& s) {
+    const int rc = run_as_pg(shell_quote(settings().bindir + "/pg_basebackup") + " -h " + shell_quote(p.dir()) +
+                             " -p " + std::to_string(p.port()) + " -U postgres -D " + shell_quote(s.pgdata()) +
+                             " -R -X stream -c fast --no-sync >" + shell_quote(s.dir() + "/basebackup.log") + " 2>&1");
+    if (rc == 0) s.append_conf({"port = " + std::to_string(s.port()), "unix_socket_directories = '" + s.dir() + "'"});
+    return rc;
+}
+
 // Scenario 9. Primary P (node 1, id_gen.max_run_ahead = 5s) and a streaming standby S made with
 // pg_basebackup -R. P issues sonyflake IDs (256 per 10 ms) in a burst large enough to run about 3 s
 // ahead of the clock, is stopped with -m immediate, and S is promoted: every ID S issues is above
@@ -46,12 +56,7 @@ TEST_P(Failover, PromotedStandbyIssuesAboveThePrimary) {
     }
 
     Cluster s(Cluster::Empty{}, "s9-s-" + tag(mode), mode, 1);
-    ASSERT_EQ(run_as_pg(shell_quote(settings().bindir + "/pg_basebackup") + " -h " + shell_quote(p.dir()) + " -p " +
-                        std::to_string(p.port()) + " -U postgres -D " + shell_quote(s.pgdata()) +
-                        " -R -X stream -c fast --no-sync >" + shell_quote(s.dir() + "/basebackup.log") + " 2>&1"),
-              0)
-        << "pg_basebackup failed: see " << s.dir() << "/basebackup.log";
-    s.append_conf({"port = " + std::to_string(s.port()), "unix_socket_directories = '" + s.dir() + "'"});
+    ASSERT_EQ(make_standby(p, s), 0) << "pg_basebackup failed: see " << s.dir() << "/basebackup.log";
     s.start();
     EXPECT_EQ(s.query_value("SELECT pg_is_in_recovery()::text"), "true");
 
@@ -152,12 +157,7 @@ TEST_P(Failover, ClockStepsBackOnThePromotedServer) {
     for (int g : {0, 1, 3}) issue(*pc, g, pconn[g], 100);
 
     Cluster s(Cluster::Empty{}, "s9b-s-" + tag(mode), mode, 1);
-    ASSERT_EQ(run_as_pg(shell_quote(settings().bindir + "/pg_basebackup") + " -h " + shell_quote(p.dir()) + " -p " +
-                        std::to_string(p.port()) + " -U postgres -D " + shell_quote(s.pgdata()) +
-                        " -R -X stream -c fast --no-sync >" + shell_quote(s.dir() + "/basebackup.log") + " 2>&1"),
-              0)
-        << "pg_basebackup failed: see " << s.dir() << "/basebackup.log";
-    s.append_conf({"port = " + std::to_string(s.port()), "unix_socket_directories = '" + s.dir() + "'"});
+    ASSERT_EQ(make_standby(p, s), 0) << "pg_basebackup failed: see " << s.dir() << "/basebackup.log";
     s.start();
     // P goes on for 1.5 s: its marks move on, the standby's copies stay where the backup left them.
     const TimePoint until = Clock::now() + std::chrono::milliseconds(1500);
