@@ -3,8 +3,8 @@
 # aside), each folder that holds files has a README.md whose table lists each of them,
 # a row per file or per header and its source (the names in backticks in the row's first cell),
 # and lists nothing that is not there; a folder's README that lists folders (`name/`) lists each
-# of its folders. Also the sizes docs/contributing.md promises a reader: no such folder holds more
-# than 30 files, and no C or C++ source file outside test/ is over 700 lines. The files are git's
+# of its folders. Also the sizes docs/contributing.md promises a reader: no such folder (the SQL
+# pieces of src/sql aside) holds more than 30 files, and no C or C++ source file outside test/ is over 700 lines. The files are git's
 # tracked files (what the release archive holds), or every file when ROOT is no git checkout.
 #   IDGEN_LAYOUT_ROOT   the tree to check (default: this repository)
 # No server, no build (a second).
@@ -64,8 +64,9 @@ for d in $folders; do
   if [ -z "$problems" ]; then ok "$d/README.md lists what $d holds"; else not_ok "$d/README.md lists what $d holds" "${problems%$'\n'}"; fi
 done
 
-big=$(printf '%s\n' "$mapped" | sed -n 's|/[^/]*$||p' | sort | uniq -c | awk '$1 > 30 { print $2 " holds " $1 " files" }')
-if [ -z "$big" ]; then ok "no folder of src/ or include/ holds more than 30 files"; else not_ok "no folder of src/ or include/ holds more than 30 files" "$big"; fi
+# The SQL pieces (src/sql, one per area of the install script) are not counted.
+big=$(printf '%s\n' "$mapped" | sed -n 's|/[^/]*$||p' | grep -vx 'src/sql' | sort | uniq -c | awk '$1 > 30 { print $2 " holds " $1 " files" }')
+if [ -z "$big" ]; then ok "no folder of src/ or include/ (the SQL pieces aside) holds more than 30 files"; else not_ok "no folder of src/ or include/ (the SQL pieces aside) holds more than 30 files" "$big"; fi
 
 long=$(files | grep -v '^test/' | grep -E '\.(c|cc|cpp|h|hpp)$' | while IFS= read -r f; do
   [ -f "$ROOT/$f" ] || continue

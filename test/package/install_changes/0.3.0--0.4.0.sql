@@ -279,3 +279,12 @@ END
 $$;
 COMMENT ON FUNCTION @extschema@.id_gen_audit(pg_catalog.regclass, name) IS
     'the IDs of a column grouped by what their time says: in a plausible window (after the kind''s epoch and 2000, before now() + 1 day) or outside it, with counts, times and an example';
+
+-- gen_monotonic_ulid() and monotonic_ulid_raise_mark() (12_monotonic_ulid.sql).
+CREATE OR REPLACE FUNCTION gen_monotonic_ulid() RETURNS ulid
+    AS 'MODULE_PATHNAME', 'gen_monotonic_ulid' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION gen_monotonic_ulid() IS 'new ULID greater than every ULID it has returned on this server (ms, 16-bit counter, 64 CSPRNG bits)';
+CREATE OR REPLACE FUNCTION monotonic_ulid_raise_mark(above ulid) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'monotonic_ulid_raise_mark' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION monotonic_ulid_raise_mark(ulid) IS 'makes gen_monotonic_ulid() issue only ULIDs of later milliseconds than the given one from now on; returns the high-water mark';
+REVOKE ALL ON FUNCTION monotonic_ulid_raise_mark(ulid) FROM PUBLIC;
